@@ -1,0 +1,173 @@
+#include "guard/policy/guard_policy.h"
+
+#include <cstdio>
+#include <utility>
+
+#include "guard/core/units.h"
+
+namespace stageload {
+namespace {
+
+std::string pct(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", v);
+    return buf;
+}
+
+std::string shortLine(const std::string& s) {
+    return s.size() > 80 ? s.substr(0, 77) + "..." : s;
+}
+
+}  // namespace
+
+const char* toString(GuardState s) {
+    switch (s) {
+        case GuardState::Waiting:
+            return "waiting";
+        case GuardState::Running:
+            return "running";
+        case GuardState::Stopped:
+            return "stopped";
+        case GuardState::GaveUp:
+            return "gave up";
+    }
+    return "?";
+}
+
+const char* toString(GuardAction a) {
+    switch (a) {
+        case GuardAction::Wait:
+            return "wait";
+        case GuardAction::Start:
+            return "start";
+        case GuardAction::GiveUp:
+            return "give up";
+        case GuardAction::Continue:
+            return "continue";
+        case GuardAction::Stop:
+            return "stop";
+    }
+    return "?";
+}
+
+GuardPolicy::GuardPolicy(GuardParams params, std::set<pid_t> excluded)
+    : params_(std::move(params)), excluded_(std::move(excluded)) {
+    validate(params_);
+    busy_ = BusyPatterns(params_.busy);
+}
+
+std::string GuardPolicy::describe(const SystemMemory& m) {
+    return "available " + formatBytes(m.available) + " of " + formatBytes(m.total) + " (" +
+           pct(m.availablePercent()) + "), swap used " + formatBytes(m.swapUsed());
+}
+
+GuardDecision GuardPolicy::decide(GuardAction action, std::string key, std::string reason,
+                                  const GuardReadings& r) {
+    GuardDecision d;
+    d.action = action;
+    d.reason = std::move(reason);
+    d.readings = describe(r.memory);
+    d.changed = first_ || key != lastKey_;
+    first_ = false;
+    lastKey_ = std::move(key);
+    reason_ = d.reason;
+    return d;
+}
+
+GuardDecision GuardPolicy::admit(const GuardReadings& r) {
+    if (first_) {
+        since_ = r.t;
+        lastBusy_ = r.t;  // the quiet period counts from the first reading
+    }
+    std::string key, reason;
+    const auto add = [&](const std::string& k, const std::string& why) {
+        key += k + ";";
+        reason += (reason.empty() ? "" : "; ") + why;
+    };
+    const SystemMemory& m = r.memory;
+    if (m.availablePercent() < params_.waitFree)
+        add("memory",
+            "available " + pct(m.availablePercent()) + " < --wait-free " + pct(params_.waitFree));
+    if (params_.swapLimit && m.swapUsed() + params_.swapBudget > *params_.swapLimit)
+        add("swap", "swap used " + formatBytes(m.swapUsed()) + " + budget " +
+                        formatBytes(params_.swapBudget) + " > --swap-limit " +
+                        formatBytes(*params_.swapLimit));
+    if (!busy_.empty()) {
+        std::vector<const ProcessInfo*> busyNow;
+        for (const auto& p : r.processes) {
+            if (excluded_.count(p.pid) || p.state == 'Z') continue;
+            if (busy_.match(p.cmdline)) busyNow.push_back(&p);
+        }
+        if (!busyNow.empty()) {
+            lastBusy_ = r.t;
+            std::string pids;
+            for (const auto* p : busyNow) pids += std::to_string(p->pid) + ",";
+            add("busy:" + pids,
+                "busy: pid " + std::to_string(busyNow.front()->pid) + " '" +
+                    shortLine(busyNow.front()->cmdline) + "'" +
+                    (busyNow.size() > 1 ? " and " + std::to_string(busyNow.size() - 1) + " more"
+                                        : ""));
+        } else if (r.t - lastBusy_ < params_.quietFor) {
+            add("quiet", "quiet for " + formatDuration(r.t - lastBusy_) + " of --quiet-for " +
+                             formatDuration(params_.quietFor));
+        }
+    }
+    if (key.empty()) {
+        state_ = GuardState::Running;
+        return decide(GuardAction::Start, "start", "room to start", r);
+    }
+    if (r.t - since_ >= params_.startTimeout) {
+        state_ = GuardState::GaveUp;
+        since_ = r.t;
+        return decide(GuardAction::GiveUp, "give-up",
+                      "no room within --start-timeout " + formatDuration(params_.startTimeout) +
+                          ": " + reason,
+                      r);
+    }
+    return decide(GuardAction::Wait, key, reason, r);
+}
+
+void GuardPolicy::started(const GuardReadings& r) {
+    state_ = GuardState::Running;
+    since_ = r.t;
+    swapAtStart_ = r.memory.swapUsed();
+    lowSamples_ = 0;
+}
+
+GuardDecision GuardPolicy::check(const GuardReadings& r) {
+    const SystemMemory& m = r.memory;
+    const std::int64_t swap = m.swapUsed();
+    if (swap > swapAtStart_ + params_.swapBudget) {
+        state_ = GuardState::Stopped;
+        return decide(GuardAction::Stop, "stop-swap",
+                      "swap used " + formatBytes(swap) + " > " + formatBytes(swapAtStart_) +
+                          " at start + --swap-budget " + formatBytes(params_.swapBudget),
+                      r);
+    }
+    if (params_.swapLimit && swap > *params_.swapLimit) {
+        state_ = GuardState::Stopped;
+        return decide(
+            GuardAction::Stop, "stop-limit",
+            "swap used " + formatBytes(swap) + " > --swap-limit " + formatBytes(*params_.swapLimit),
+            r);
+    }
+    if (m.availablePercent() < params_.killFree) {
+        ++lowSamples_;
+        if (lowSamples_ >= 2) {
+            state_ = GuardState::Stopped;
+            return decide(GuardAction::Stop, "stop-memory",
+                          "available " + pct(m.availablePercent()) + " < --kill-free " +
+                              pct(params_.killFree) + " for " + std::to_string(lowSamples_) +
+                              " readings in a row",
+                          r);
+        }
+        return decide(GuardAction::Continue, "low",
+                      "available " + pct(m.availablePercent()) + " < --kill-free " +
+                          pct(params_.killFree) + " (1 reading; stops at 2 in a row)",
+                      r);
+    }
+    lowSamples_ = 0;
+    return decide(GuardAction::Continue, "ok", "within budget", r);
+}
+
+}  // namespace stageload

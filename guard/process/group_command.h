@@ -1,0 +1,64 @@
+#pragma once
+// Runs one command in a new process group and stops that group — the only processes the guard
+// ever signals.
+//
+//   stageload::GroupCommand cmd({"python3", "run.py"});   // throws StartError (exit 127)
+//   pid_t group = cmd.pgid();
+//   if (auto code = cmd.poll()) return *code;             // its exit code, 128+N for signal N
+//   cmd.stop(5.0, [&](double s) { block.wait(s); });      // SIGTERM, SIGKILL after 5 s
+//
+// The child gets `childMask` as its signal mask (the guard's mask before it blocked signals).
+// stop() sends SIGTERM to the group, then SIGKILL to what is left after `grace`, and returns
+// when no member is left (or after 5 more seconds: false). With setReaper(true) (Linux), the
+// guard adopts orphaned members so it can reap them and "gone" means gone.
+// The destructor does not signal anything. Not thread-safe: one owner thread.
+
+#include <csignal>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <sys/types.h>
+
+#include "guard/core/error.h"
+
+namespace stageload {
+
+/// The command could not be started (not found, not executable). The message names it.
+class StartError : public Error {
+public:
+    using Error::Error;
+};
+
+class GroupCommand {
+public:
+    GroupCommand(const std::vector<std::string>& argv, const sigset_t* childMask = nullptr);
+
+    pid_t pid() const { return pid_; }
+    pid_t pgid() const { return pid_; }
+
+    /// Reaps exited members of the group; returns the leader's code once it has exited.
+    std::optional<int> poll();
+    /// True while any process of the group exists (zombies of other parents included).
+    bool groupAlive() const;
+    /// Sends `sig` to the whole group. Returns false when the group is already gone.
+    bool signalGroup(int sig) const;
+    /// SIGTERM, then SIGKILL after `grace` seconds; `sleep(s)` waits (and may wake early).
+    /// Returns true when the whole group is gone.
+    bool stop(double grace, const std::function<void(double)>& sleep);
+    /// The leader's exit code once known (after poll() or stop()).
+    std::optional<int> exitCode() const { return code_; }
+
+    /// Makes this process adopt orphaned descendants (Linux PR_SET_CHILD_SUBREAPER).
+    static bool setReaper(bool on);
+
+private:
+    pid_t pid_ = -1;
+    std::optional<int> code_;
+};
+
+/// 128+N for a death by signal N, else the exit status.
+int exitCodeFromStatus(int status);
+
+}  // namespace stageload

@@ -1,0 +1,48 @@
+#pragma once
+// The machine's processes as the guard sees them: pid, parent, process group and the whole
+// command line (what `pgrep -f` matches against).
+//
+//   for (const auto& p : stageload::listProcesses())
+//       if (p.pgid == child) total += stageload::readFootprint(p.pid);
+//   auto mine = stageload::selfAndAncestors(stageload::listProcesses());  // never "busy"
+//
+// Linux reads /proc/<pid>/stat and /proc/<pid>/cmdline; macOS uses sysctl(KERN_PROC_ALL,
+// KERN_PROCARGS2). Processes that vanish while being read are skipped. Thread-safe; the list
+// functions throw FileError only when the process table itself cannot be read.
+
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <sys/types.h>
+
+namespace stageload {
+
+struct ProcessInfo {
+    pid_t pid = 0;
+    pid_t ppid = 0;
+    pid_t pgid = 0;
+    char state = '?';     ///< R, S, D, Z, T ... ('Z': exited, not yet reaped)
+    std::string comm;     ///< short name
+    std::string cmdline;  ///< arguments joined by spaces; "[comm]" when the kernel gives none
+};
+
+/// Parses "/proc/<pid>/stat" text ("123 (my prog) S 1 123 ..."); comm may hold spaces and ')'.
+/// Returns nullopt for text that is not a stat line.
+std::optional<ProcessInfo> parseProcStat(std::string_view text);
+
+/// Turns the NUL-separated /proc/<pid>/cmdline into one line ("sh -c sleep 1").
+std::string joinCmdline(std::string_view raw);
+
+/// Every process visible now. With `withCmdline` false only the stat fields are read (cheaper).
+std::vector<ProcessInfo> listProcesses(bool withCmdline = true);
+
+/// This process and all its ancestors up to pid 1 (found through `processes`).
+std::set<pid_t> selfAndAncestors(const std::vector<ProcessInfo>& processes);
+
+/// Pids of the processes in group `pgid` that have not exited (zombies excluded).
+std::vector<pid_t> liveGroupMembers(const std::vector<ProcessInfo>& processes, pid_t pgid);
+
+}  // namespace stageload

@@ -1,0 +1,60 @@
+#include "guard/process/signal_block.h"
+
+#include <cerrno>
+#include <cmath>
+#include <ctime>
+#include <initializer_list>
+
+#include <pthread.h>
+
+namespace stageload {
+
+SignalBlock::SignalBlock() {
+    sigemptyset(&set_);
+    for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD}) sigaddset(&set_, sig);
+    pthread_sigmask(SIG_BLOCK, &set_, &old_);
+}
+
+SignalBlock::~SignalBlock() {
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+}
+
+bool SignalBlock::isTermination(int sig) {
+    return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
+}
+
+int SignalBlock::wait(double seconds) {
+    if (seconds < 0) seconds = 0;
+#if defined(__APPLE__)
+    // No sigtimedwait on macOS: poll the pending set.
+    const double step = 0.01;
+    for (double waited = 0;; waited += step) {
+        sigset_t pending;
+        sigpending(&pending);
+        for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD})
+            if (sigismember(&pending, sig)) {
+                int got = 0;
+                sigset_t one;
+                sigemptyset(&one);
+                sigaddset(&one, sig);
+                sigwait(&one, &got);
+                return got;
+            }
+        if (waited >= seconds) return 0;
+        timespec ts{0, static_cast<long>(step * 1e9)};
+        nanosleep(&ts, nullptr);
+    }
+#else
+    timespec ts;
+    ts.tv_sec = static_cast<time_t>(std::floor(seconds));
+    ts.tv_nsec = static_cast<long>((seconds - std::floor(seconds)) * 1e9);
+    for (;;) {
+        const int sig = sigtimedwait(&set_, nullptr, &ts);
+        if (sig > 0) return sig;
+        if (errno == EAGAIN) return 0;
+        if (errno != EINTR) return 0;
+    }
+#endif
+}
+
+}  // namespace stageload

@@ -1,0 +1,36 @@
+#pragma once
+// Blocks the signals the guard handles itself (SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD) in the
+// calling thread for the object's lifetime, and waits for them with a timeout. Threads started
+// while it lives (the meter) inherit the mask, so those signals reach the waiting thread.
+//
+//   stageload::SignalBlock block;                 // restores the old mask when destroyed
+//   int sig = block.wait(5.0);                    // 0 after 5 s, else the signal number
+//   if (sig == SIGTERM) stopCommandThenExit(128 + sig);
+//
+// Children should get oldMask() back (the process group runner does). Not thread-safe: use it
+// from the thread that created it. Throws nothing.
+
+#include <csignal>
+
+namespace stageload {
+
+class SignalBlock {
+public:
+    SignalBlock();
+    ~SignalBlock();
+    SignalBlock(const SignalBlock&) = delete;
+    SignalBlock& operator=(const SignalBlock&) = delete;
+
+    /// Waits up to `seconds` for one of the blocked signals; returns it, or 0 on timeout.
+    int wait(double seconds);
+    /// True for the signals that mean "stop" (not SIGCHLD).
+    static bool isTermination(int sig);
+
+    const sigset_t& oldMask() const { return old_; }
+
+private:
+    sigset_t set_{};
+    sigset_t old_{};
+};
+
+}  // namespace stageload

@@ -1,0 +1,186 @@
+#include "guard/runner/guard_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "guard/core/utc.h"
+#include "guard/memory/readers.h"
+#include "guard/meter/meter.h"
+#include "guard/process/group_command.h"
+#include "guard/process/signal_block.h"
+
+namespace stageload {
+
+std::string GuardLogEntry::line() const {
+    return utc + " guard: " + what + ": " + message +
+           (readings.empty() ? "" : " [" + readings + "]");
+}
+
+Guard::Guard(GuardParams params, GuardEnv env)
+    : params_(std::move(params)), env_(std::move(env)), policy_(params_, {}) {
+    if (!env_.memory) env_.memory = [] { return readSystemMemory(); };
+    if (!env_.processes) env_.processes = [] { return listProcesses(); };
+    if (!env_.now)
+        env_.now = [] {
+            return std::chrono::duration<double>(
+                       std::chrono::steady_clock::now().time_since_epoch())
+                .count();
+        };
+}
+
+void Guard::log(const std::string& what, const std::string& message, const std::string& readings) {
+    GuardLogEntry e;
+    e.utc = utcTimestamp(std::chrono::system_clock::now(), true);
+    e.t = env_.now() - t0_;
+    e.what = what;
+    e.message = message;
+    e.readings = readings;
+    if (onLog)
+        onLog(e);
+    else
+        spdlog::info("{}", e.line());
+}
+
+GuardReadings Guard::read() {
+    GuardReadings r;
+    r.t = env_.now() - t0_;
+    r.memory = env_.memory();
+    if (policy_.needsProcesses()) r.processes = env_.processes();
+    return r;
+}
+
+int Guard::run(const std::vector<std::string>& argv) {
+    if (argv.empty())
+        throw UsageError("guard needs a command: stageload guard [flags] -- CMD ARGS...");
+    SignalBlock signals;  // before any thread (the meter) starts, so they inherit the mask
+    const auto sleep = [&](double s) { return env_.sleep ? env_.sleep(s) : signals.wait(s); };
+    t0_ = env_.now();
+    policy_ = GuardPolicy(params_, selfAndAncestors(listProcesses(false)));
+
+    // --- admission -------------------------------------------------------------------------
+    for (;;) {
+        GuardReadings r;
+        try {
+            r = read();
+        } catch (const Error& e) {
+            log("error", e.what(), "");
+            return 1;
+        }
+        const GuardDecision d = policy_.admit(r);
+        if (d.action == GuardAction::Start) {
+            log("start", "room to start '" + argv[0] + "'", d.readings);
+            policy_.started(r);
+            break;
+        }
+        if (d.action == GuardAction::GiveUp) {
+            log("give up", d.reason, d.readings);
+            return kExitNoRoom;
+        }
+        if (d.changed) log("wait", d.reason, d.readings);
+        const double remaining = params_.startTimeout - r.t;
+        const int sig = sleep(std::min(params_.poll, std::max(remaining, 0.0)));
+        if (SignalBlock::isTermination(sig)) {
+            log("signal",
+                std::string("got signal ") + std::to_string(sig) +
+                    " while waiting; the command never started",
+                "");
+            return 128 + sig;
+        }
+    }
+
+    // --- run ---------------------------------------------------------------------------------
+    const bool reaper = GroupCommand::setReaper(true);
+    struct ReaperOff {
+        bool on;
+        ~ReaperOff() {
+            if (on) GroupCommand::setReaper(false);
+        }
+    } reaperOff{reaper};
+
+    std::optional<GroupCommand> cmd;
+    try {
+        cmd.emplace(argv, &signals.oldMask());
+    } catch (const StartError& e) {
+        log("error", e.what(), "");
+        return kExitCannotStart;
+    }
+    std::unique_ptr<Meter> meter;
+    if (!params_.tracePath.empty()) {
+        MeterParams mp;
+        mp.tracePath = params_.tracePath;
+        mp.interval = params_.traceInterval;
+        mp.readers = groupReaders(cmd->pgid());
+        mp.meta = {{"command", argv}, {"pgid", cmd->pgid()}, {"guard", "stageload"}};
+        try {
+            meter = std::make_unique<Meter>(std::move(mp));
+        } catch (const Error& e) {
+            log("error", std::string("no trace: ") + e.what(), "");
+        }
+    }
+    if (onStarted) onStarted(cmd->pgid());
+
+    const auto finish = [&](int code, const std::string& what, const std::string& message,
+                            const std::string& readings) {
+        if (meter) {
+            meter->mark("guard: " + what + ": " + message);
+            meter->stop();
+        }
+        log(what, message, readings);
+        return code;
+    };
+    const auto stopGroup = [&] {
+        const bool gone = cmd->stop(params_.stopGrace, [&](double s) {
+            const int sig = sleep(s);
+            if (SignalBlock::isTermination(sig))
+                log("signal", "got signal " + std::to_string(sig) + " while stopping", "");
+        });
+        if (!gone)
+            log("error",
+                "some processes of group " + std::to_string(cmd->pgid()) + " survived SIGKILL", "");
+        return gone;
+    };
+
+    double nextPoll = env_.now() + params_.poll;
+    for (;;) {
+        if (auto code = cmd->poll())
+            return finish(*code, "exit", "command exited with code " + std::to_string(*code), "");
+        const double now = env_.now();
+        if (now >= nextPoll) {
+            nextPoll = now + params_.poll;
+            GuardReadings r;
+            try {
+                r = read();
+            } catch (const Error& e) {
+                log("error", e.what(), "");
+                continue;
+            }
+            const GuardDecision d = policy_.check(r);
+            if (d.action == GuardAction::Stop) {
+                if (meter) meter->mark("guard: stop: " + d.reason);
+                log("stop", "stopping group " + std::to_string(cmd->pgid()) + ": " + d.reason,
+                    d.readings);
+                stopGroup();
+                return finish(kExitStoppedByGuard, "exit", "stopped by the guard (exit 3)", "");
+            }
+            if (d.changed)
+                log(d.reason == "within budget" ? "running" : "warn", d.reason, d.readings);
+            continue;
+        }
+        const int sig = sleep(std::max(0.0, std::min(nextPoll - now, params_.poll)));
+        if (SignalBlock::isTermination(sig)) {
+            log("signal",
+                "got signal " + std::to_string(sig) + "; stopping group " +
+                    std::to_string(cmd->pgid()) + " first",
+                "");
+            stopGroup();
+            return finish(128 + sig, "exit", "guard ended by signal " + std::to_string(sig), "");
+        }
+    }
+}
+
+}  // namespace stageload

@@ -1,0 +1,78 @@
+#pragma once
+// `stageload guard` as a library: waits for room, runs one command in its own process group,
+// watches the budget, stops the group, and returns the exit code of SPEC §7.
+//
+//   stageload::GuardParams p;                 // thresholds, see guard_params.h
+//   p.tracePath = "run.trace.jsonl";          // optional: the group's memory as a trace
+//   stageload::Guard guard(p);                // throws UsageError for bad params
+//   guard.onLog = [](const stageload::GuardLogEntry& e) { fprintf(stderr, "%s\n",
+//   e.line().c_str()); }; int code = guard.run({"python3", "generate.py"});
+//
+// Exit codes: 3 stopped by the guard, 4 no room within --start-timeout, 127 the command could not
+// start, 128+N the guard got signal N (it stops the command first), else the command's own code
+// (128+N when signal N ended it).
+// The OS boundary is injectable (GuardEnv: memory, process list, clock, sleep) for tests; the
+// default reads /proc and sleeps on sigtimedwait. run() blocks SIGTERM/SIGINT/SIGHUP/SIGQUIT/
+// SIGCHLD in the calling thread while it runs (see SignalBlock), and on Linux makes this process
+// adopt the command's orphans so none outlives a stop. Call run() from one thread at a time.
+// Throws nothing for command failures (they are exit codes); FileError only when the trace file
+// cannot be created.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <sys/types.h>
+
+#include "guard/memory/system_memory.h"
+#include "guard/policy/guard_policy.h"
+#include "guard/process/process_list.h"
+
+namespace stageload {
+
+inline constexpr int kExitStoppedByGuard = 3;
+inline constexpr int kExitNoRoom = 4;
+inline constexpr int kExitCannotStart = 127;
+
+/// The guard's view of the machine. Empty members fall back to the real thing.
+struct GuardEnv {
+    std::function<SystemMemory()> memory;
+    std::function<std::vector<ProcessInfo>()> processes;
+    std::function<double()> now;  ///< monotonic seconds
+    /// Waits up to `seconds`; returns a signal number that arrived (0 if none). The default
+    /// waits on the guard's blocked signals.
+    std::function<int(double)> sleep;
+};
+
+struct GuardLogEntry {
+    std::string utc;      ///< "2026-10-05T03:14:39.123Z"
+    double t = 0.0;       ///< seconds since the guard started
+    std::string what;     ///< "wait", "start", "warn", "stop", "give up", "exit", "signal", "error"
+    std::string message;  ///< the decision and its reason
+    std::string readings;  ///< the readings behind it ("" when none)
+
+    /// "2026-10-05T03:14:39.123Z guard: stop: swap used ... [available ...]"
+    std::string line() const;
+};
+
+class Guard {
+public:
+    explicit Guard(GuardParams params, GuardEnv env = {});
+
+    int run(const std::vector<std::string>& argv);
+
+    std::function<void(const GuardLogEntry&)> onLog;  ///< default: spdlog info
+    std::function<void(pid_t pgid)> onStarted;        ///< after the command started
+    const GuardPolicy& policy() const { return policy_; }
+
+private:
+    void log(const std::string& what, const std::string& message, const std::string& readings);
+    GuardReadings read();
+
+    GuardParams params_;
+    GuardEnv env_;
+    GuardPolicy policy_;
+    double t0_ = 0.0;
+};
+
+}  // namespace stageload

@@ -1,0 +1,78 @@
+#pragma once
+// The summary of a trace (SPEC §6): totals and, per stage, seconds and peak footprint.
+//
+//   auto trace = stageload::readTrace("staged-1.trace.jsonl");
+//   stageload::Summary s = stageload::summarize(trace);
+//   for (const auto& w : s.stages)
+//       printf("%s %.1f s %s GB\n", w.name.c_str(), w.seconds,
+//       stageload::formatGb(w.peakFootprint).c_str());
+//
+// Stage windows: an implicit `setup` from t=0; each stage event opens a window at its own t,
+// unless release events follow it directly, then at the t of the last of those releases (the
+// memory still belongs to the previous stage until the frees its start triggered are done);
+// consecutive windows of the same name merge; a window runs to the next one's start, the last
+// to the last sample, which it includes. A window without samples has no peak.
+// Pure functions, thread-safe, throw nothing.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "guard/trace/trace_reader.h"
+
+namespace stageload {
+
+struct StageWindow {
+    std::string name;
+    double start = 0.0;
+    double end = 0.0;
+    double seconds = 0.0;
+    std::optional<std::int64_t> peakFootprint;  ///< nullopt when no sample fell in the window
+    int samples = 0;
+};
+
+struct Summary {
+    double duration = 0.0;  ///< t of the last sample (of the last event if there are none)
+    int samples = 0;
+    std::optional<std::int64_t> peakFootprint;
+    std::optional<std::int64_t> swapStart, swapPeak, swapEnd;
+    std::optional<double> minLevel;
+    int loads = 0;  ///< loads and reloads
+    int reloads = 0;
+    std::int64_t loadBytes = 0;
+    double loadSeconds = 0.0;
+    int releases = 0;
+    std::int64_t releaseBytes = 0;
+    std::vector<std::string> outsideStage;  ///< models loaded outside their stage, once each
+    std::vector<TraceErrorLine> errors;
+    std::vector<StageWindow> stages;
+    std::string stoppedAt;  ///< X of a "stopped at X" mark, else ""
+    bool ended = false;
+    bool truncated = false;
+
+    /// Peak swap minus swap at start (nullopt without samples).
+    std::optional<std::int64_t> swapRise() const;
+    /// "end", "texture (stopped)", or "<last stage> (no end line)".
+    std::string ranTo() const;
+};
+
+/// The stage windows of `events` over `samples` (both in trace order).
+std::vector<StageWindow> stageWindows(const std::vector<Event>& events,
+                                      const std::vector<MemorySample>& samples);
+
+Summary summarize(const Trace& trace);
+
+/// Bytes in GB (2^30) rounded to 2 decimals, the way the published tables show them.
+double roundedGb(std::int64_t bytes);
+/// "20.41", or "–" for nullopt.
+std::string formatGb(std::optional<std::int64_t> bytes);
+
+/// The full summary as JSON (bytes and rounded GB side by side).
+nlohmann::ordered_json toJson(const Summary& s);
+
+/// A readable per-stage table (seconds, peak GB) with totals, for terminals.
+std::string formatTable(const Summary& s);
+
+}  // namespace stageload

@@ -1,0 +1,57 @@
+#pragma once
+// Reads a JSON Lines trace (SPEC §6) written by this meter, the guard's --trace or the Python
+// stageload.
+//
+//   stageload::Trace trace = stageload::readTrace("staged-1.trace.jsonl");
+//   for (const auto& s : trace.samples) plot(s.t, s.footprint);
+//   if (trace.truncated) warn("the run was killed while writing its last line");
+//
+// A half-written last line (a killed run) is dropped and reported in `truncated`; a broken line
+// anywhere else is an error. Unknown line types, unknown event kinds and extra keys are skipped
+// (each tool reads the other's traces). Sample and event lines need a numeric "t".
+// Throws FileError when the file cannot be read and TraceFormatError ("x.jsonl: line 17: ...")
+// naming the file and line. Pure functions, thread-safe.
+
+#include <cstdint>
+#include <istream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "guard/core/error.h"
+#include "guard/events/event.h"
+#include "guard/memory/readers.h"
+
+namespace stageload {
+
+/// A line of a trace is not what SPEC §6 says. The message names file and line number.
+class TraceFormatError : public Error {
+public:
+    using Error::Error;
+};
+
+struct TraceErrorLine {
+    double t = 0.0;
+    std::string error;
+};
+
+struct Trace {
+    nlohmann::json start = nlohmann::json::object();  ///< the start line (meta), {} if none
+    std::vector<MemorySample> samples;                ///< in file order; extra keys kept as numbers
+    std::vector<Event> events;                        ///< stage events: name = the stage's name
+    std::vector<TraceErrorLine> errors;
+    bool ended = false;      ///< the end line was seen
+    bool truncated = false;  ///< a half-written last line was dropped
+    int skippedLines = 0;    ///< lines of unknown type or event kind
+
+    double interval() const;  ///< from the start line, 0 if absent
+    std::string utc() const;  ///< from the start line, "" if absent
+};
+
+/// Reads and parses a trace file.
+Trace readTrace(const std::string& path);
+
+/// Parses trace text; `name` is used in error messages.
+Trace parseTrace(std::istream& in, const std::string& name);
+
+}  // namespace stageload

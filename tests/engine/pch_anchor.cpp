@@ -1,0 +1,1 @@
+// Anchor for the engine tests' shared precompiled header.

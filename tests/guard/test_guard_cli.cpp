@@ -1,0 +1,133 @@
+// `stageload guard` and `stageload summary` as a user runs them: usage errors exit 2 before any
+// waiting, the guard's exit codes, and the summary table of a real trace.
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QtTest>
+
+namespace {
+
+struct Result {
+    int code = -1;
+    QString out;
+    QString err;
+    qint64 ms = 0;
+};
+
+Result stageload(const QStringList& args, int timeoutMs = 20000) {
+    QProcess p;
+    QElapsedTimer timer;
+    timer.start();
+    p.start(STAGELOAD_EXE, args);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    Result r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    r.ms = timer.elapsed();
+    return r;
+}
+
+}  // namespace
+
+class TestGuardCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void usageErrorsExit2WithAMessage_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QStringList cmd{"--", "true"};
+        QTest::newRow("percent") << (QStringList{"guard", "--wait-free", "140"} + cmd)
+                                 << "out of range";
+        QTest::newRow("negative") << (QStringList{"guard", "--kill-free", "-5"} + cmd)
+                                  << "out of range";
+        QTest::newRow("size") << (QStringList{"guard", "--swap-budget", "8X"} + cmd)
+                              << "not a size";
+        QTest::newRow("limit") << (QStringList{"guard", "--swap-limit", "lots"} + cmd)
+                               << "not a size";
+        QTest::newRow("duration") << (QStringList{"guard", "--quiet-for", "5x"} + cmd)
+                                  << "not a duration";
+        QTest::newRow("poll") << (QStringList{"guard", "--poll", "0"} + cmd) << "zero poll";
+        QTest::newRow("regex") << (QStringList{"guard", "--busy", "(unclosed"} + cmd)
+                               << "bad regex";
+        QTest::newRow("command") << QStringList{"guard", "--wait-free", "10"} << "needs a command";
+        QTest::newRow("flag") << (QStringList{"guard", "--no-such-flag"} + cmd) << "no-such-flag";
+    }
+
+    void usageErrorsExit2WithAMessage() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        // --start-timeout 0 is not given: a usage error must come before any waiting anyway.
+        const Result r = stageload(QStringList(args));
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(message) || r.out.contains(message), qPrintable(r.err + r.out));
+        QVERIFY(r.ms < 5000);
+    }
+
+    void guardPassesTheCommandsExitCode() {
+        const Result r =
+            stageload({"guard", "--wait-free", "0", "--poll", "100ms", "--", "sh", "-c", "exit 5"});
+        QCOMPARE(r.code, 5);
+        QVERIFY2(r.err.contains("guard: start"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("Z guard: exit"), qPrintable(r.err));
+    }
+
+    void guardGives127ForAMissingCommand() {
+        const Result r = stageload({"guard", "--wait-free", "0", "--", "/nonexistent/cmd"});
+        QCOMPARE(r.code, 127);
+        QVERIFY2(r.err.contains("/nonexistent/cmd"), qPrintable(r.err));
+    }
+
+    void guardGives4WhenThereIsNoRoom() {
+        const Result r = stageload({"guard", "--wait-free", "100", "--start-timeout", "300ms",
+                                    "--poll", "100ms", "--", "true"});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains("--wait-free"), qPrintable(r.err));
+    }
+
+    void guardWritesATraceOfTheGroup() {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("g.jsonl");
+        const Result r = stageload({"guard", "--wait-free", "0", "--poll", "100ms", "--trace",
+                                    trace, "--", "sleep", "1.2"});
+        QCOMPARE(r.code, 0);
+        const Result s = stageload({"summary", trace});
+        QCOMPARE(s.code, 0);
+        QVERIFY2(s.out.contains("ran to:        end"), qPrintable(s.out));
+    }
+
+    void summaryOfARealTrace() {
+        const Result r =
+            stageload({"summary", QString(STAGELOAD_TRACE_DATA) + "/staged-1.trace.jsonl"});
+        QCOMPARE(r.code, 0);
+        for (const char* expected : {"texture", "30.08", "export", "69.57", "595.9", "24.4"})
+            QVERIFY2(r.out.contains(expected), qPrintable(expected + QString(" in\n") + r.out));
+        const Result j = stageload(
+            {"summary", "--json", QString(STAGELOAD_TRACE_DATA) + "/eager-1.trace.jsonl"});
+        QCOMPARE(j.code, 0);
+        QVERIFY2(j.out.contains("\"ran_to\": \"texture (stopped)\""), qPrintable(j.out));
+        QVERIFY2(j.out.contains("\"peak_footprint_gb\": 30.55"), qPrintable(j.out));
+    }
+
+    void summaryNamesTheBrokenLineOrMissingFile() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("broken.jsonl");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            "{\"type\":\"sample\",\"t\":0,\"footprint\":1}\n{\"type\":\"sam\n{\"type\":\"end\"}\n");
+        f.close();
+        Result r = stageload({"summary", path});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("line 2"), qPrintable(r.err));
+        r = stageload({"summary", dir.filePath("missing.jsonl")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("missing.jsonl"), qPrintable(r.err));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGuardCli)
+#include "test_guard_cli.moc"

@@ -1,0 +1,211 @@
+// The guard's decisions (SPEC §7) with injected readings: no processes, no clock, no /proc.
+#include <QtTest>
+
+#include "guard/core/error.h"
+#include "guard/policy/guard_policy.h"
+
+using namespace stageload;
+
+namespace {
+
+constexpr std::int64_t GiB = std::int64_t(1) << 30;
+
+GuardReadings at(double t, double availablePct, std::int64_t swapUsed = 0,
+                 std::vector<ProcessInfo> processes = {}) {
+    GuardReadings r;
+    r.t = t;
+    r.memory.total = 100 * GiB;
+    r.memory.available = static_cast<std::int64_t>(availablePct * GiB);
+    r.memory.swapTotal = 64 * GiB;
+    r.memory.swapFree = 64 * GiB - swapUsed;
+    r.processes = std::move(processes);
+    return r;
+}
+
+ProcessInfo proc(pid_t pid, const std::string& cmdline, char state = 'S') {
+    ProcessInfo p;
+    p.pid = pid;
+    p.ppid = 1;
+    p.pgid = pid;
+    p.state = state;
+    p.cmdline = cmdline;
+    return p;
+}
+
+}  // namespace
+
+class TestGuardPolicy : public QObject {
+    Q_OBJECT
+
+private slots:
+    void startsAtOnceWhenThereIsRoom() {
+        GuardPolicy policy(GuardParams{});
+        const auto d = policy.admit(at(0, 50));
+        QVERIFY(d.action == GuardAction::Start);
+        QVERIFY(policy.state() == GuardState::Running);
+    }
+
+    void waitsForMemoryThenStarts() {
+        GuardPolicy policy(GuardParams{});
+        auto d = policy.admit(at(0, 30));
+        QVERIFY(d.action == GuardAction::Wait);
+        QVERIFY(d.changed);
+        QVERIFY2(d.reason.find("available 30.0% < --wait-free 40.0%") != std::string::npos,
+                 d.reason.c_str());
+        QVERIFY2(d.readings.find("available 30.00 GiB of 100.00 GiB") != std::string::npos,
+                 d.readings.c_str());
+        d = policy.admit(at(5, 31));
+        QVERIFY(d.action == GuardAction::Wait);
+        QVERIFY2(!d.changed, "the same kind of reason is not logged again");
+        QVERIFY(policy.state() == GuardState::Waiting);
+        d = policy.admit(at(10, 40));
+        QVERIFY(d.action == GuardAction::Start);
+        QVERIFY(d.changed);
+    }
+
+    void swapLimitBlocksAdmission() {
+        GuardParams p;
+        p.swapLimit = 16 * GiB;
+        GuardPolicy policy(p);
+        auto d = policy.admit(at(0, 90, 10 * GiB));  // 10 + 8 > 16
+        QVERIFY(d.action == GuardAction::Wait);
+        QVERIFY2(d.reason.find("--swap-limit") != std::string::npos, d.reason.c_str());
+        QVERIFY(policy.admit(at(5, 90, 8 * GiB)).action == GuardAction::Start);
+    }
+
+    void givesUpAfterStartTimeout() {
+        GuardParams p;
+        p.startTimeout = 60;
+        GuardPolicy policy(p);
+        QVERIFY(policy.admit(at(100, 5)).action == GuardAction::Wait);  // first reading: t0 = 100
+        QVERIFY(policy.admit(at(155, 5)).action == GuardAction::Wait);
+        const auto d = policy.admit(at(160, 5));
+        QVERIFY(d.action == GuardAction::GiveUp);
+        QVERIFY2(d.reason.find("--start-timeout") != std::string::npos, d.reason.c_str());
+        QVERIFY(policy.state() == GuardState::GaveUp);
+    }
+
+    void quietForResetsWhenABusyProcessReappears() {
+        GuardParams p;
+        p.busy = {"ffmpeg .*-i", "^blender -b"};
+        p.quietFor = 60;
+        GuardPolicy policy(p);
+        const auto busy =
+            std::vector<ProcessInfo>{proc(50, "/usr/bin/ffmpeg -y -i in.mp4 out.webm")};
+        auto d = policy.admit(at(0, 90, 0, busy));
+        QVERIFY(d.action == GuardAction::Wait);
+        QVERIFY2(d.reason.find("busy: pid 50") != std::string::npos, d.reason.c_str());
+        d = policy.admit(at(30, 90));
+        QVERIFY(d.action == GuardAction::Wait);
+        QVERIFY(d.changed);  // busy -> quiet
+        QVERIFY2(d.reason.find("quiet for 30s") != std::string::npos, d.reason.c_str());
+        QVERIFY(policy.admit(at(55, 90, 0, busy)).action == GuardAction::Wait);  // reappears
+        QVERIFY(policy.admit(at(100, 90)).action == GuardAction::Wait);  // 45 s quiet: not yet
+        QVERIFY(policy.admit(at(114, 90)).action == GuardAction::Wait);
+        QVERIFY(policy.admit(at(115, 90)).action == GuardAction::Start);  // 60 s after t=55
+    }
+
+    void quietPeriodCountsFromTheFirstReading() {
+        GuardParams p;
+        p.busy = {"ffmpeg"};
+        p.quietFor = 10;
+        GuardPolicy policy(p);
+        QVERIFY(policy.admit(at(0, 90)).action == GuardAction::Wait);
+        QVERIFY(policy.admit(at(10, 90)).action == GuardAction::Start);
+    }
+
+    void excludedAndExitedProcessesNeverCount() {
+        GuardParams p;
+        p.busy = {"stageload guard"};
+        p.quietFor = 0;
+        GuardPolicy policy(p, {77});
+        const auto d = policy.admit(at(
+            0, 90, 0,
+            {proc(77, "stageload guard --busy x -- run"), proc(78, "stageload guard old", 'Z')}));
+        QVERIFY2(d.action == GuardAction::Start, d.reason.c_str());
+    }
+
+    void busyMatchesAnywhereInTheCommandLine() {
+        BusyPatterns b({"train\\.py", "^ffmpeg"});
+        QVERIFY(b.match("python3 /home/a/train.py --epochs 3").has_value());
+        QVERIFY(!b.match("python3 /home/a/trainXpy").has_value());
+        QVERIFY(!b.match("/usr/bin/ffmpeg -i x").has_value());
+        QCOMPARE(*b.match("ffmpeg -i x"), std::size_t(1));
+    }
+
+    void reasonsChangeWhenTheirKindChanges() {
+        GuardParams p;
+        p.busy = {"ffmpeg"};
+        p.quietFor = 0;
+        GuardPolicy policy(p);
+        std::vector<bool> changed;
+        changed.push_back(policy.admit(at(0, 30)).changed);                             // memory
+        changed.push_back(policy.admit(at(5, 20)).changed);                             // memory
+        changed.push_back(policy.admit(at(10, 30, 0, {proc(9, "ffmpeg a")})).changed);  // +busy
+        changed.push_back(policy.admit(at(15, 30, 0, {proc(9, "ffmpeg a")})).changed);  // same
+        changed.push_back(
+            policy.admit(at(20, 30, 0, {proc(10, "ffmpeg b")})).changed);  // other pid
+        changed.push_back(policy.admit(at(25, 30)).changed);               // memory
+        QCOMPARE(changed, (std::vector<bool>{true, false, true, false, true, true}));
+    }
+
+    void stopsWhenSwapGrowsBeyondTheBudget() {
+        GuardPolicy policy(GuardParams{});
+        policy.started(at(0, 80, 2 * GiB));
+        QVERIFY(policy.check(at(5, 80, 10 * GiB)).action == GuardAction::Continue);  // +8 G: at
+        const auto d = policy.check(at(10, 80, 10 * GiB + 1));
+        QVERIFY(d.action == GuardAction::Stop);
+        QVERIFY2(d.reason.find("--swap-budget 8.00 GiB") != std::string::npos, d.reason.c_str());
+        QVERIFY2(d.readings.find("swap used 10.00 GiB") != std::string::npos, d.readings.c_str());
+        QVERIFY(policy.state() == GuardState::Stopped);
+    }
+
+    void stopsAboveTheSwapLimit() {
+        GuardParams p;
+        p.swapLimit = 4 * GiB;
+        GuardPolicy policy(p);
+        policy.started(at(0, 80, 3 * GiB));
+        const auto d = policy.check(at(5, 80, 5 * GiB));
+        QVERIFY(d.action == GuardAction::Stop);
+        QVERIFY2(d.reason.find("--swap-limit") != std::string::npos, d.reason.c_str());
+    }
+
+    void stopsAfterTwoLowReadingsInARow() {
+        GuardPolicy policy(GuardParams{});
+        policy.started(at(0, 80));
+        auto d = policy.check(at(5, 9));
+        QVERIFY(d.action == GuardAction::Continue);
+        QVERIFY(d.changed);  // a warning worth logging
+        QVERIFY(policy.check(at(10, 50)).action == GuardAction::Continue);  // resets
+        QVERIFY(policy.check(at(15, 9)).action == GuardAction::Continue);
+        d = policy.check(at(20, 8));
+        QVERIFY(d.action == GuardAction::Stop);
+        QVERIFY2(d.reason.find("--kill-free 10.0%") != std::string::npos, d.reason.c_str());
+    }
+
+    void badParamsAreUsageErrors() {
+        const auto message = [](GuardParams p) -> std::string {
+            try {
+                GuardPolicy policy(p);
+            } catch (const UsageError& e) {
+                return e.what();
+            }
+            return "(accepted)";
+        };
+        GuardParams p;
+        p.waitFree = 140;
+        QVERIFY(message(p).find("out of range") != std::string::npos);
+        p = {};
+        p.poll = 0;
+        QVERIFY(message(p).find("zero poll") != std::string::npos);
+        p = {};
+        p.busy = {"("};
+        QVERIFY(message(p).find("bad regex") != std::string::npos);
+        p = {};
+        p.killFree = -1;
+        QVERIFY(message(p).find("out of range") != std::string::npos);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGuardPolicy)
+#include "test_guard_policy.moc"

@@ -1,0 +1,321 @@
+// The guard end to end: injected readers and clock for admission, real process groups for
+// stopping, exit codes and signals (SPEC §7).
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <QtTest>
+
+#include "guard/core/error.h"
+#include "guard/memory/readers.h"
+#include "guard/runner/guard_runner.h"
+#include "guard/trace/summary.h"
+#include "guard/trace/trace_reader.h"
+
+using namespace stageload;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr std::int64_t GiB = std::int64_t(1) << 30;
+constexpr std::int64_t MiB = std::int64_t(1) << 20;
+
+SystemMemory memory(double availablePct, std::int64_t swapUsed = 0) {
+    SystemMemory m;
+    m.total = 100 * GiB;
+    m.available = static_cast<std::int64_t>(availablePct * GiB);
+    m.swapTotal = 64 * GiB;
+    m.swapFree = 64 * GiB - swapUsed;
+    return m;
+}
+
+/// A fake clock: sleeping advances it (and yields a millisecond of real time).
+struct FakeTime {
+    double t = 1000.0;
+    GuardEnv env(std::function<SystemMemory(double)> mem,
+                 std::function<std::vector<ProcessInfo>(double)> procs = {}) {
+        GuardEnv e;
+        e.now = [this] { return t; };
+        e.sleep = [this](double s) {
+            t += s;
+            std::this_thread::sleep_for(1ms);
+            return 0;
+        };
+        e.memory = [this, mem] { return mem(t - 1000.0); };
+        if (procs) e.processes = [this, procs] { return procs(t - 1000.0); };
+        return e;
+    }
+};
+
+bool alive(pid_t pid) {
+    return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM);
+}
+
+/// Alive and not a zombie (a zombie has exited; only its parent's reaping is missing).
+bool running(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    const auto close = text.rfind(')');
+    return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+}
+
+pid_t readPid(const QString& path, double timeout = 5.0) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
+    while (std::chrono::steady_clock::now() < until) {
+        std::ifstream in(path.toStdString());
+        long pid = 0;
+        if (in >> pid && pid > 0) return static_cast<pid_t>(pid);
+        std::this_thread::sleep_for(10ms);
+    }
+    return -1;
+}
+
+std::vector<std::string> logWhats(const std::vector<GuardLogEntry>& log) {
+    std::vector<std::string> out;
+    for (const auto& e : log) out.push_back(e.what);
+    return out;
+}
+
+}  // namespace
+
+class TestGuardRunner : public QObject {
+    Q_OBJECT
+
+private slots:
+    // --- injected readers and clock -----------------------------------------------------
+
+    void admissionWaitsThenStarts() {
+        QTemporaryDir dir;
+        const QString marker = dir.filePath("ran");
+        FakeTime clock;
+        GuardParams p;  // defaults: wait-free 40 %, poll 5 s
+        Guard guard(p, clock.env([](double t) { return memory(t < 20 ? 30 : 60); }));
+        std::vector<GuardLogEntry> log;
+        guard.onLog = [&](const GuardLogEntry& e) { log.push_back(e); };
+        double startedAt = -1;
+        guard.onStarted = [&](pid_t) { startedAt = clock.t - 1000.0; };
+        QCOMPARE(guard.run({"touch", marker.toStdString()}), 0);
+        QVERIFY(QFile::exists(marker));
+        QCOMPARE(startedAt, 20.0);
+        QCOMPARE(logWhats(log).front(), std::string("wait"));
+        const auto waits = std::count_if(log.begin(), log.end(),
+                                         [](const GuardLogEntry& e) { return e.what == "wait"; });
+        QCOMPARE(waits, 1L);  // the reason did not change in between: logged once
+        QVERIFY(log.front().readings.find("available 30.00 GiB") != std::string::npos);
+        QVERIFY(log.front().utc.size() == 24 && log.front().utc.back() == 'Z');
+        const auto start = std::find_if(log.begin(), log.end(),
+                                        [](const GuardLogEntry& e) { return e.what == "start"; });
+        QVERIFY(start != log.end());
+        QCOMPARE(start->t, 20.0);
+    }
+
+    void noRoomInTimeExits4WithoutRunning() {
+        QTemporaryDir dir;
+        const QString marker = dir.filePath("ran");
+        FakeTime clock;
+        GuardParams p;
+        p.startTimeout = 60;
+        Guard guard(p, clock.env([](double) { return memory(10); }));
+        std::vector<GuardLogEntry> log;
+        guard.onLog = [&](const GuardLogEntry& e) { log.push_back(e); };
+        QCOMPARE(guard.run({"touch", marker.toStdString()}), kExitNoRoom);
+        QVERIFY(!QFile::exists(marker));
+        QCOMPARE(log.back().what, std::string("give up"));
+        QCOMPARE(log.back().t, 60.0);
+    }
+
+    void quietForResetsWhenABusyProcessReappears() {
+        FakeTime clock;
+        GuardParams p;
+        p.busy = {"render-farm-job"};
+        p.quietFor = 30;
+        p.poll = 5;
+        ProcessInfo busy;
+        busy.pid = 4242;
+        busy.pgid = 4242;
+        busy.state = 'S';
+        busy.cmdline = "python3 render-farm-job.py --frames 1-100";
+        // busy until 10 s, gone, back at 25..35 s, then gone for good
+        const auto procs = [busy](double t) {
+            return (t < 10 || (t >= 25 && t < 35)) ? std::vector<ProcessInfo>{busy}
+                                                   : std::vector<ProcessInfo>{};
+        };
+        Guard guard(p, clock.env([](double) { return memory(90); }, procs));
+        std::vector<GuardLogEntry> log;
+        guard.onLog = [&](const GuardLogEntry& e) { log.push_back(e); };
+        double startedAt = -1;
+        guard.onStarted = [&](pid_t) { startedAt = clock.t - 1000.0; };
+        QCOMPARE(guard.run({"true"}), 0);
+        QCOMPARE(startedAt, 60.0);  // last seen at 30 s, quiet for 30 s
+        // busy -> quiet -> busy -> quiet: each change logged once
+        std::vector<std::string> reasons;
+        for (const auto& e : log)
+            if (e.what == "wait") reasons.push_back(e.message.substr(0, 5));
+        QCOMPARE(reasons, (std::vector<std::string>{"busy:", "quiet", "busy:", "quiet"}));
+    }
+
+    // --- real processes -----------------------------------------------------------------
+
+    void commandExitCodesComeThrough() {
+        GuardParams p;
+        p.waitFree = 0;
+        p.poll = 0.2;
+        std::vector<GuardLogEntry> log;
+        Guard guard(p);
+        guard.onLog = [&](const GuardLogEntry& e) { log.push_back(e); };
+        QCOMPARE(guard.run({"sh", "-c", "exit 7"}), 7);
+        QCOMPARE(guard.run({"sh", "-c", "kill -KILL $$"}), 128 + SIGKILL);
+        QCOMPARE(guard.run({"true"}), 0);
+        QCOMPARE(log.back().what, std::string("exit"));
+    }
+
+    void missingCommandGives127() {
+        GuardParams p;
+        p.waitFree = 0;
+        Guard guard(p);
+        std::vector<GuardLogEntry> log;
+        guard.onLog = [&](const GuardLogEntry& e) { log.push_back(e); };
+        QCOMPARE(guard.run({"/nonexistent/stageload-no-such-command", "x"}), kExitCannotStart);
+        QVERIFY(log.back().message.find("stageload-no-such-command") != std::string::npos);
+        QVERIFY(log.back().message.find("No such file") != std::string::npos);
+    }
+
+    void budgetBreachStopsTheWholeGroupAndOnlyIt() {
+        QTemporaryDir dir;
+        const QString stubborn = dir.filePath("stubborn.pid");
+        const QString outside = dir.filePath("outside.pid");
+        // An unrelated process of ours, outside any guarded group.
+        const pid_t bystander = ::fork();
+        if (bystander == 0) {
+            ::execlp("sleep", "sleep", "30", static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        GuardParams p;
+        p.waitFree = 0;
+        p.poll = 0.1;  // stopGrace stays at the default 5 s
+        std::atomic<bool> breach{false};
+        GuardEnv env;
+        env.memory = [&] { return memory(80, breach ? 20 * GiB : 2 * GiB); };
+        Guard guard(p, env);
+        std::vector<GuardLogEntry> log;
+        guard.onLog = [&](const GuardLogEntry& e) { log.push_back(e); };
+        pid_t group = -1;
+        guard.onStarted = [&](pid_t pgid) { group = pgid; };
+        // The command's group holds a grandchild that ignores SIGTERM; it also starts a process
+        // in a new session (outside the group), which the guard must leave alone.
+        const std::string script = "(trap '' TERM; exec sleep 60) & echo $! > '" +
+                                   stubborn.toStdString() +
+                                   "'; "
+                                   "setsid sleep 30 & echo $! > '" +
+                                   outside.toStdString() +
+                                   "'; "
+                                   "trap '' TERM; wait";
+        std::thread trigger([&] {
+            if (readPid(stubborn) > 0 && readPid(outside) > 0) breach = true;
+        });
+        const auto t0 = std::chrono::steady_clock::now();
+        const int code = guard.run({"sh", "-c", script});
+        const double took =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        trigger.join();
+        const pid_t grandchild = readPid(stubborn);
+        const pid_t escaped = readPid(outside);
+
+        QCOMPARE(code, kExitStoppedByGuard);
+        QVERIFY(grandchild > 0 && escaped > 0);
+        QVERIFY2(!alive(grandchild), "the SIGTERM-ignoring grandchild must be gone");
+        QVERIFY2(!alive(group) && ::kill(-group, 0) == -1, "nothing of the group may remain");
+        QVERIFY2(took >= 5.0 && took < 15.0, std::to_string(took).c_str());  // SIGKILL after 5 s
+        QVERIFY2(running(escaped), "a process outside the group must survive");
+        QVERIFY2(running(bystander), "an unrelated process must survive");
+        const auto stop = std::find_if(log.begin(), log.end(),
+                                       [](const GuardLogEntry& e) { return e.what == "stop"; });
+        QVERIFY(stop != log.end());
+        QVERIFY2(stop->message.find("--swap-budget") != std::string::npos, stop->message.c_str());
+        QVERIFY2(stop->readings.find("swap used 20.00 GiB") != std::string::npos,
+                 stop->readings.c_str());
+
+        ::kill(escaped, SIGKILL);
+        ::kill(bystander, SIGKILL);
+        ::waitpid(bystander, nullptr, 0);
+        ::waitpid(escaped, nullptr, WNOHANG);
+    }
+
+    void sigtermToTheGuardStopsTheCommandFirstAndExits143() {
+        QTemporaryDir dir;
+        const QString pidfile = dir.filePath("sleep.pid");
+        const pid_t guardPid = ::fork();
+        if (guardPid == 0) {
+            GuardParams p;
+            p.waitFree = 0;
+            p.poll = 0.2;
+            p.stopGrace = 2;
+            Guard guard(p);
+            guard.onLog = [](const GuardLogEntry&) {};
+            const std::string script = "sleep 60 & echo $! > '" + pidfile.toStdString() + "'; wait";
+            ::_exit(guard.run({"sh", "-c", script}));
+        }
+        const pid_t sleeper = readPid(pidfile);
+        QVERIFY(sleeper > 0);
+        QVERIFY(running(sleeper));
+        ::kill(guardPid, SIGTERM);
+        int status = 0;
+        ::waitpid(guardPid, &status, 0);
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 128 + SIGTERM);
+        std::this_thread::sleep_for(50ms);
+        QVERIFY2(!running(sleeper), "no orphan may outlive the guard");
+    }
+
+    void memoryHogIsStoppedAndLeavesAReadableTrace() {
+        QTemporaryDir dir;
+        const std::string trace = dir.filePath("hog.trace.jsonl").toStdString();
+        // A simulated 1 GiB machine: what the hog's group holds is what is no longer available.
+        std::atomic<pid_t> group{-1};
+        GuardEnv env;
+        env.memory = [&] {
+            SystemMemory m;
+            m.total = GiB;
+            const pid_t g = group.load();
+            m.available = GiB - (g > 0 ? readGroupFootprint(g) : 0);
+            return m;
+        };
+        GuardParams p;
+        p.waitFree = 50;
+        p.killFree = 70;  // trips once the group holds more than ~307 MiB
+        p.poll = 0.1;
+        p.stopGrace = 2;
+        p.tracePath = trace;
+        p.traceInterval = 0.05;
+        Guard guard(p, env);
+        std::vector<GuardLogEntry> log;
+        guard.onLog = [&](const GuardLogEntry& e) { log.push_back(e); };
+        guard.onStarted = [&](pid_t pgid) { group = pgid; };
+        const int code = guard.run({STAGELOAD_TEST_HOG, "16", "50", "2000"});
+        QCOMPARE(code, kExitStoppedByGuard);
+
+        const Trace t = readTrace(trace);
+        QVERIFY(t.ended);
+        QVERIFY(!t.truncated);
+        QVERIFY(t.samples.size() >= 5);
+        const Summary s = summarize(t);
+        QVERIFY(s.peakFootprint.has_value());
+        QVERIFY2(*s.peakFootprint > 250 * MiB && *s.peakFootprint < 900 * MiB,
+                 std::to_string(*s.peakFootprint / MiB).c_str());
+        bool stopMark = false;
+        for (const auto& e : t.events)
+            stopMark = stopMark || e.note.find("guard: stop: available") == 0;
+        QVERIFY2(stopMark, "the trace records why the guard stopped the command");
+        QCOMPARE(t.start["command"][0].get<std::string>(), std::string(STAGELOAD_TEST_HOG));
+        QCOMPARE(t.samples.back().footprint, std::int64_t(0));  // after the stop: nothing left
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGuardRunner)
+#include "test_guard_runner.moc"

@@ -1,0 +1,124 @@
+// System memory, the process table and group footprints: parsers on fixture text and real /proc.
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <QtTest>
+
+#include "guard/memory/process_memory.h"
+#include "guard/memory/readers.h"
+#include "guard/memory/system_memory.h"
+#include "guard/process/process_list.h"
+
+using namespace stageload;
+
+namespace {
+
+const char* kMeminfo =
+    "MemTotal:       24576000 kB\n"
+    "MemFree:         1000000 kB\n"
+    "MemAvailable:    6144000 kB\n"
+    "Buffers:           12345 kB\n"
+    "SwapCached:            0 kB\n"
+    "SwapTotal:       8388608 kB\n"
+    "SwapFree:        6291456 kB\n"
+    "HugePages_Total:       0\n";
+
+/// Forks a child that makes its own process group, touches `mib` MiB and sleeps until killed.
+pid_t spawnGroupLeaderHolding(int mib) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::setpgid(0, 0);
+        const std::size_t n = static_cast<std::size_t>(mib) << 20;
+        volatile char* block = static_cast<volatile char*>(std::malloc(n));
+        for (std::size_t i = 0; i < n; i += 4096) block[i] = 1;  // volatile: not optimised away
+        ::pause();
+        ::_exit(0);
+    }
+    ::setpgid(pid, pid);
+    return pid;
+}
+
+}  // namespace
+
+class TestMemoryReaders : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parsesMeminfo() {
+        const SystemMemory m = parseMeminfo(kMeminfo);
+        QCOMPARE(m.total, std::int64_t(24576000) * 1024);
+        QCOMPARE(m.available, std::int64_t(6144000) * 1024);
+        QCOMPARE(m.swapUsed(), std::int64_t(8388608 - 6291456) * 1024);
+        QCOMPARE(m.availablePercent(), 25.0);
+        QCOMPARE(parseMeminfo("").availablePercent(), 0.0);
+    }
+
+    void readsRealMeminfo() {
+        const SystemMemory m = readSystemMemory();
+        QVERIFY(m.total > (std::int64_t(256) << 20));
+        QVERIFY(m.available > 0 && m.available <= m.total);
+        QVERIFY(m.swapUsed() >= 0);
+    }
+
+    void parsesStatLinesWithAwkwardNames() {
+        const auto p = parseProcStat("4242 (my (weird) prog) S 17 4242 4242 0 -1 4194560 ...");
+        QVERIFY(p.has_value());
+        QCOMPARE(p->pid, pid_t(4242));
+        QCOMPARE(p->comm, std::string("my (weird) prog"));
+        QCOMPARE(p->state, 'S');
+        QCOMPARE(p->ppid, pid_t(17));
+        QCOMPARE(p->pgid, pid_t(4242));
+        QVERIFY(!parseProcStat("garbage").has_value());
+        QCOMPARE(joinCmdline(std::string("sh\0-c\0sleep 1\0", 15)), std::string("sh -c sleep 1"));
+    }
+
+    void listsThisProcessAndItsAncestors() {
+        const auto all = listProcesses();
+        const auto self = std::find_if(all.begin(), all.end(),
+                                       [](const ProcessInfo& p) { return p.pid == ::getpid(); });
+        QVERIFY(self != all.end());
+        QCOMPARE(self->ppid, ::getppid());
+        QCOMPARE(self->pgid, ::getpgrp());
+        QVERIFY2(self->cmdline.find("test_memory_readers") != std::string::npos,
+                 self->cmdline.c_str());
+        const auto mine = selfAndAncestors(all);
+        QVERIFY(mine.count(::getpid()));
+        QVERIFY(mine.count(::getppid()));
+    }
+
+    void groupFootprintSumsTheGroup() {
+        const pid_t a = spawnGroupLeaderHolding(48);
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        const std::int64_t total = readGroupFootprint(a);
+        const auto members = liveGroupMembers(listProcesses(false), a);
+        ::kill(-a, SIGKILL);
+        ::waitpid(a, nullptr, 0);
+        QCOMPARE(members.size(), std::size_t(1));
+        QVERIFY2(total > (std::int64_t(40) << 20), std::to_string(total).c_str());
+        QCOMPARE(readGroupFootprint(a), std::int64_t(0));  // gone
+        const auto readers = groupReaders(a);
+        QCOMPARE(readers.read(1.0).footprint, std::int64_t(0));
+    }
+
+    void footprintIsResidentMemory() {
+        QCOMPARE(readFootprint() > 0, true);
+        const std::int64_t rss = readProcessMemory().rss;
+        QVERIFY(std::llabs(readFootprint() - rss) < (std::int64_t(8) << 20));
+    }
+
+    void processReadersReportProcessSwap() {
+        const auto s = processReaders().read(0.0);
+        const bool hasSwapKey = std::any_of(s.extra.begin(), s.extra.end(), [](const auto& kv) {
+            return kv.first == "process_swap";
+        });
+        QVERIFY(hasSwapKey);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMemoryReaders)
+#include "test_memory_readers.moc"

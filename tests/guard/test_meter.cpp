@@ -1,0 +1,226 @@
+// The meter thread and the trace it writes (SPEC §6), with injected readers.
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <QtTest>
+
+#include "guard/meter/meter.h"
+#include "guard/trace/trace_reader.h"
+#include "guard/trace/trace_writer.h"
+
+using namespace stageload;
+using namespace std::chrono_literals;
+
+namespace {
+
+MemoryReaders fakeReaders(std::atomic<std::int64_t>& footprint) {
+    MemoryReaders r;
+    r.footprint = [&footprint] { return footprint.load(); };
+    r.system = [] {
+        SystemMemory m;
+        m.total = 1000;
+        m.available = 250;
+        m.swapTotal = 100;
+        m.swapFree = 40;
+        return m;
+    };
+    return r;
+}
+
+std::vector<std::string> lines(const std::string& path) {
+    std::ifstream in(path);
+    std::vector<std::string> out;
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+}  // namespace
+
+class TestMeter : public QObject {
+    Q_OBJECT
+
+private slots:
+    void writesStartSamplesEventsAndEnd() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("run.trace.jsonl").toStdString();
+        std::atomic<std::int64_t> footprint{100};
+        MeterParams p;
+        p.tracePath = path;
+        p.interval = 0.02;
+        p.meta = {{"pipeline", "character"}, {"seed", 7}};
+        p.readers = fakeReaders(footprint);
+        {
+            Meter meter(std::move(p));
+            auto sink = meter.eventSink();
+            std::this_thread::sleep_for(100ms);
+            footprint = 5000;
+            Event e;
+            e.kind = EventKind::Stage;
+            e.name = e.stage = "decode";
+            e.t = 123.0;  // the emitter's clock: replaced by the meter's
+            sink(e);
+            std::this_thread::sleep_for(150ms);
+            meter.mark("stopped at texture");
+        }
+        const auto text = lines(path);
+        QVERIFY(text.size() > 5);
+        QVERIFY2(text.front().rfind("{\"type\":\"start\",\"utc\":\"", 0) == 0,
+                 text.front().c_str());
+        QVERIFY(text.front().find("\"interval\":0.02,\"pipeline\":\"character\",\"seed\":7}") !=
+                std::string::npos);
+        QCOMPARE(text.back(), std::string("{\"type\":\"end\"}"));
+
+        const Trace t = readTrace(path);
+        QVERIFY(t.ended);
+        // 250 ms at 20 ms: about 13 samples plus the final one; allow a slow machine.
+        QVERIFY2(t.samples.size() >= 6 && t.samples.size() <= 20,
+                 std::to_string(t.samples.size()).c_str());
+        QCOMPARE(t.samples.front().t, 0.0);
+        for (std::size_t i = 1; i < t.samples.size(); ++i)
+            QVERIFY(t.samples[i].t >= t.samples[i - 1].t);
+        QCOMPARE(t.samples.front().swapUsed, std::int64_t(60));
+        QCOMPARE(t.samples.front().level, 25.0);
+        QCOMPARE(t.samples.back().footprint, std::int64_t(5000));
+        QCOMPARE(t.events.size(), std::size_t(2));
+        QVERIFY2(t.events[0].t > 0.05 && t.events[0].t < 1.0,
+                 std::to_string(t.events[0].t).c_str());
+        QCOMPARE(t.events[1].note, std::string("stopped at texture"));
+        QVERIFY(t.samples.back().t >= t.events[1].t);
+    }
+
+    void eventTimesConvertFromTheEmittersEpoch() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("e.jsonl").toStdString();
+        std::atomic<std::int64_t> footprint{1};
+        MeterParams p;
+        p.tracePath = path;
+        p.readers = fakeReaders(footprint);
+        {
+            Meter meter(std::move(p));
+            auto sink = meter.eventSink(meter.epoch() - 2s);  // emitter started 2 s earlier
+            Event e;
+            e.kind = EventKind::Load;
+            e.name = "unet";
+            e.stage = "structure";
+            e.nbytes = 42;
+            e.seconds = 0.25;
+            e.t = 2.5;
+            sink(e);
+        }
+        const Trace t = readTrace(path);
+        QCOMPARE(t.events.size(), std::size_t(1));
+        QCOMPARE(t.events[0].t, 0.5);
+        QCOMPARE(t.events[0].nbytes, std::int64_t(42));
+    }
+
+    void traceIsReadableWhileTheRunIsStillGoing() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("live.jsonl").toStdString();
+        std::atomic<std::int64_t> footprint{1};
+        MeterParams p;
+        p.tracePath = path;
+        p.interval = 0.02;
+        p.readers = fakeReaders(footprint);
+        Meter meter(std::move(p));
+        std::this_thread::sleep_for(120ms);
+        const Trace t = readTrace(path);  // as a killed run would leave it: no end line
+        QVERIFY(!t.ended);
+        QVERIFY(t.samples.size() >= 3);
+        meter.stop();
+        QVERIFY(readTrace(path).ended);
+    }
+
+    void readerFailuresAreWrittenOncePerDistinctMessage() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("err.jsonl").toStdString();
+        std::atomic<int> calls{0};
+        MeterParams p;
+        p.tracePath = path;
+        p.interval = 0.02;
+        p.readers.footprint = [&calls]() -> std::int64_t {
+            const int n = ++calls;
+            if (n < 4) throw FileError("cannot read /proc/self/status");
+            if (n < 7) throw FileError("other failure");
+            return 7;
+        };
+        p.readers.system = [] { return SystemMemory{}; };
+        {
+            Meter meter(std::move(p));
+            std::this_thread::sleep_for(250ms);
+        }
+        const Trace t = readTrace(path);
+        QCOMPARE(t.errors.size(), std::size_t(2));
+        QCOMPARE(t.errors[0].error, std::string("cannot read /proc/self/status"));
+        QCOMPARE(t.errors[1].error, std::string("other failure"));
+        QVERIFY(!t.samples.empty());
+        QCOMPARE(t.samples.back().footprint, std::int64_t(7));
+    }
+
+    void samplesKeepComingWhileAnotherThreadIsBusy() {
+        std::atomic<std::int64_t> footprint{1};
+        std::atomic<int> seen{0};
+        MeterParams p;
+        p.interval = 0.02;
+        p.readers = fakeReaders(footprint);
+        p.onSample = [&seen](const MemorySample&) { ++seen; };
+        Meter meter(std::move(p));
+        const auto until = std::chrono::steady_clock::now() + 300ms;
+        volatile double x = 0;
+        while (std::chrono::steady_clock::now() < until) x = x + 1.0;  // "inference"
+        meter.stop();
+        QVERIFY2(seen >= 8, std::to_string(seen.load()).c_str());
+        QVERIFY(meter.latest().has_value());
+    }
+
+    void intervalOutOfRangeIsRefused() {
+        MeterParams p;
+        p.interval = 0.01;
+        QVERIFY_THROWS_EXCEPTION(UsageError, Meter(std::move(p)));
+        MeterParams q;
+        q.tracePath = "/nonexistent/dir/x.jsonl";
+        QVERIFY_THROWS_EXCEPTION(FileError, Meter(std::move(q)));
+    }
+
+    void eventLinesMatchThePythonFormat() {
+        Event e;
+        e.kind = EventKind::Release;
+        e.name = "rembg_model";
+        e.stage = "camera";
+        e.nbytes = 884791968;
+        QCOMPARE(eventLine(e, 3.8534).dump(),
+                 std::string("{\"type\":\"event\",\"kind\":\"release\",\"name\":\"rembg_model\","
+                             "\"stage\":\"camera\",\"nbytes\":884791968,\"t\":3.853}"));
+        Event s;
+        s.kind = EventKind::Stage;
+        s.name = s.stage = "setup";
+        QCOMPARE(
+            eventLine(s, 0.001).dump(),
+            std::string("{\"type\":\"event\",\"kind\":\"stage\",\"stage\":\"setup\",\"t\":0.001}"));
+        Event l;
+        l.kind = EventKind::Load;
+        l.name = "flow";
+        l.stage = "structure";
+        l.nbytes = 10;
+        l.seconds = 3.4812;
+        l.note = "outside_stage";
+        QCOMPARE(
+            eventLine(l, 12.165).dump(),
+            std::string(
+                "{\"type\":\"event\",\"kind\":\"load\",\"name\":\"flow\",\"stage\":\"structure\","
+                "\"nbytes\":10,\"seconds\":3.481,\"note\":\"outside_stage\",\"t\":12.165}"));
+    }
+
+    void realReadersGiveSensibleValues() {
+        const MemorySample s = processReaders().read(0.0);
+        QVERIFY(s.footprint > 1 << 20);
+        QVERIFY(s.level > 0.0 && s.level <= 100.0);
+        QVERIFY(s.available > 0);
+        QVERIFY(s.swapUsed >= 0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMeter)
+#include "test_meter.moc"

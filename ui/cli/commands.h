@@ -1,0 +1,24 @@
+#pragma once
+// Subcommands of the `stageload` command line tool. Each add*Command() registers one subcommand
+// on `app`; when the user picks it, its parse callback stores the work to do in `selected`, and
+// main() runs it after parsing and returns its exit code.
+//
+// Exit codes shared by every subcommand: 0 success, 1 a stageload::Error (message on stderr),
+// 2 a usage error (bad flag or value). Subcommands may define more (the guard: 3, 4, 127, ...).
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace stageload::cli {
+
+using Selected = std::function<int()>;
+
+void addDemoCommand(CLI::App& app, Selected& selected);
+void addSummaryCommand(CLI::App& app, Selected& selected);
+void addGuardCommand(CLI::App& app, Selected& selected);
+void addGuardBenchCommand(CLI::App& app, Selected& selected);
+
+}  // namespace stageload::cli

@@ -1,0 +1,42 @@
+// `stageload`: the command line face of the engine and the guard.
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include "guard/core/error.h"
+#include "ui/cli/commands.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"stageload: stage-by-stage model loading, memory traces and a guard for heavy "
+                 "pipelines"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "stageload " STAGELOAD_VERSION);
+    spdlog::set_pattern("%^%l%$: %v");
+
+    stageload::cli::Selected selected;
+    stageload::cli::addDemoCommand(app, selected);
+    stageload::cli::addSummaryCommand(app, selected);
+    stageload::cli::addGuardCommand(app, selected);
+    stageload::cli::addGuardBenchCommand(app, selected);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return 2;
+    }
+
+    try {
+        return selected ? selected() : 0;
+    } catch (const stageload::Error& e) {
+        std::fprintf(stderr, "stageload: error: %s\n", e.what());
+        return 1;
+    }
+}
