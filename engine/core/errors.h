@@ -72,6 +72,12 @@ private:
     std::string tensor_;
 };
 
+/// A run stopped because its caller asked it to (cancel flag, guard).
+class Cancelled : public Error {
+public:
+    using Error::Error;
+};
+
 /// Joins names as "'a', 'b', 'c'" for messages.
 std::string quotedList(const std::vector<std::string>& names);
 

@@ -17,6 +17,7 @@ namespace stageload::cli {
 using Selected = std::function<int()>;
 
 void addDemoCommand(CLI::App& app, Selected& selected);
+void addBenchCommand(CLI::App& app, Selected& selected);
 void addSummaryCommand(CLI::App& app, Selected& selected);
 void addGuardCommand(CLI::App& app, Selected& selected);
 void addGuardBenchCommand(CLI::App& app, Selected& selected);

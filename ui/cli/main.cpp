@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
 
     stageload::cli::Selected selected;
     stageload::cli::addDemoCommand(app, selected);
+    stageload::cli::addBenchCommand(app, selected);
     stageload::cli::addSummaryCommand(app, selected);
     stageload::cli::addGuardCommand(app, selected);
     stageload::cli::addGuardBenchCommand(app, selected);

@@ -1,0 +1,71 @@
+#pragma once
+// Runs the stand-in cascade (SPEC §5.3): the seed's measurement, reproducible on any machine.
+//
+//   stageload::CascadeParams p;
+//   p.scaleGiB = 6;                         // all weights together
+//   p.cacheDir = "~/.cache/stageload/cascade";
+//   p.events = meter.eventSink();           // loads, releases and stages into the trace
+//   auto r = stageload::runCascade(p);      // per stage: latent fingerprint, peak, seconds
+//
+// The run seeds the global CPU generator once and draws noise from it at every sampler step.
+// Staged and eager runs (and runs with preserveRng) give bit-identical latents; with
+// preserveRng off a staged run diverges from the first stage that builds a model.
+// One run at a time per process: it resets and reads the process's peak resident memory.
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "engine/registry/staged_models.h"
+
+namespace stageload {
+
+struct CascadeParams {
+    std::filesystem::path cacheDir;  ///< weight files, generated there on first use
+    double scaleGiB = 1.0;           ///< total weights of all models
+    std::int64_t seed = 7;
+    LoadMode mode = LoadMode::Staged;
+    bool preserveRng = true;
+    std::string stopAt;              ///< stop when this stage would begin ("" = run to the end)
+    EventSink events;                ///< every registry event, as it happens
+    /// Called when a stage begins and ends (on the calling thread), e.g. for progress.
+    std::function<void(const std::string& stage, bool begins)> onStage;
+    const std::atomic<bool>* cancel = nullptr;  ///< checked between steps; stops with Cancelled
+};
+
+struct CascadeStage {
+    std::string name;
+    torch::Tensor latent;            ///< the stage's output (small)
+    std::string fingerprint;         ///< fingerprintHex(latent)
+    double seconds = 0.0;
+    double enterSeconds = 0.0;       ///< enter(): the stage event and the releases it triggers
+    std::int64_t peakRss = 0;        ///< process VmHWM during the stage, bytes
+    std::int64_t rssAfterEnter = 0;  ///< VmRSS right after enter() returned
+    std::int64_t weightBytes = 0;    ///< weights resident at the stage's end
+    std::int64_t workingBytes = 0;   ///< the stage's working buffer
+    int loads = 0;                   ///< load and reload events in this stage
+    int releases = 0;
+    double loadSeconds = 0.0;
+    std::int64_t loadBytes = 0;
+};
+
+struct CascadeResult {
+    std::vector<CascadeStage> stages;
+    std::vector<Event> events;
+    std::string stoppedAt;           ///< the stage --stop-at stopped before, if any
+    double seconds = 0.0;
+};
+
+/// The weight files the cascade at this scale uses (generating missing ones).
+std::vector<std::filesystem::path> prepareCascadeWeights(const std::filesystem::path& cacheDir,
+                                                         double scaleGiB);
+
+/// Runs the cascade. Throws UnknownStageError for a bad stopAt, WeightFileError for weight
+/// problems, Cancelled when `cancel` is set.
+CascadeResult runCascade(const CascadeParams& params);
+
+}  // namespace stageload

@@ -1,0 +1,210 @@
+// `stageload bench cascade | compare` and `stageload demo`: the stand-in cascade (SPEC §5.3).
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include <CLI/CLI.hpp>
+
+#include "engine/load/raw_read.h"
+#include "engine/pipelines/cascade/cascade_plan.h"
+#include "engine/pipelines/cascade/cascade_report.h"
+#include "engine/pipelines/cascade/cascade_run.h"
+#include "guard/meter/meter.h"
+#include "ui/cli/commands.h"
+
+namespace stageload::cli {
+namespace {
+
+struct CascadeOptions {
+    double scale = 1.0;
+    std::string load = "staged";
+    std::int64_t seed = 7;
+    std::string trace;
+    std::string fingerprint;
+    std::string cache;
+    std::string stopAt;
+    bool noPreserveRng = false;
+    bool rawRead = false;
+};
+
+std::filesystem::path defaultCache() {
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return std::filesystem::path(xdg) / "stageload" / "cascade";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".cache" / "stageload" / "cascade";
+    return std::filesystem::temp_directory_path() / "stageload-cascade";
+}
+
+double gib(double bytes) { return bytes / static_cast<double>(1ll << 30); }
+
+void printStages(const CascadeResult& r) {
+    std::printf("%-11s %7s %9s %9s %9s %6s %9s %7s %9s %9s\n", "stage", "seconds", "peak GiB",
+                "weights", "working", "loads", "load GiB", "load s", "releases", "enter ms");
+    for (const auto& s : r.stages)
+        std::printf("%-11s %7.2f %9.3f %9.3f %9.3f %6d %9.3f %7.2f %9d %9.1f\n", s.name.c_str(),
+                    s.seconds, gib(s.peakRss), gib(s.weightBytes), gib(s.workingBytes), s.loads,
+                    gib(s.loadBytes), s.loadSeconds, s.releases, s.enterSeconds * 1000);
+}
+
+void printLoadSpeed(const CascadeResult& r, const CascadeOptions& o, const std::filesystem::path& cache) {
+    double seconds = 0, bytes = 0;
+    for (const auto& e : r.events)
+        if (e.kind == EventKind::Load || e.kind == EventKind::Reload) {
+            seconds += e.seconds;
+            bytes += static_cast<double>(e.nbytes);
+        }
+    if (seconds <= 0) return;
+    std::printf("loads: %.3f GiB in %.2f s = %.2f GiB/s (includes each model's random init)\n",
+                gib(bytes), seconds, gib(bytes) / seconds);
+    if (!o.rawRead) return;
+    RawRead total;
+    for (const auto& file : prepareCascadeWeights(cache, o.scale)) {
+        const auto one = measureRawRead(file);
+        total.bytes += one.bytes;
+        total.seconds += one.seconds;
+    }
+    std::printf("raw read of the same files into fresh buffers: %.3f GiB in %.2f s = %.2f GiB/s\n",
+                gib(static_cast<double>(total.bytes)), total.seconds,
+                gib(static_cast<double>(total.bytes)) / total.seconds);
+}
+
+int runCascadeCommand(const CascadeOptions& o) {
+    CascadeParams p;
+    p.cacheDir = o.cache.empty() ? defaultCache() : std::filesystem::path(o.cache);
+    p.scaleGiB = o.scale;
+    p.seed = o.seed;
+    p.mode = o.load == "eager" ? LoadMode::Eager : LoadMode::Staged;
+    p.preserveRng = !o.noPreserveRng;
+    p.stopAt = o.stopAt;
+
+    std::printf("cascade: %.2f GiB of weights, %s, seed %lld%s; weights in %s\n", o.scale,
+                o.load.c_str(), static_cast<long long>(o.seed),
+                o.noPreserveRng ? ", RNG preservation OFF" : "", p.cacheDir.c_str());
+    std::fflush(stdout);
+    prepareCascadeWeights(p.cacheDir, o.scale);  // before the meter: not part of the run
+
+    std::optional<Meter> meter;
+    if (!o.trace.empty()) {
+        MeterParams mp;
+        mp.tracePath = o.trace;
+        mp.interval = 0.05;
+        mp.meta = {{"pipeline", "cascade"}, {"load", o.load},   {"scale_gib", o.scale},
+                   {"seed", o.seed},        {"preserve_rng", !o.noPreserveRng}};
+        meter.emplace(std::move(mp));
+        p.events = meter->eventSink();
+    }
+    p.onStage = [](const std::string& stage, bool begins) {
+        if (begins) std::fprintf(stderr, "  %s...\n", stage.c_str());
+    };
+    const auto result = runCascade(p);
+    if (meter) meter->stop();
+
+    std::printf("\n");
+    printStages(result);
+    if (!result.stoppedAt.empty()) std::printf("stopped where stage '%s' begins\n", result.stoppedAt.c_str());
+    printLoadSpeed(result, o, p.cacheDir);
+    std::printf("total %.2f s\n", result.seconds);
+    if (!o.fingerprint.empty()) {
+        writeFingerprints(o.fingerprint, result,
+                          {{"load", o.load}, {"seed", std::to_string(o.seed)},
+                           {"scale_gib", std::to_string(o.scale)}});
+        std::printf("fingerprints written to %s\n", o.fingerprint.c_str());
+    }
+    if (!o.trace.empty()) std::printf("trace written to %s\n", o.trace.c_str());
+    return 0;
+}
+
+int runCompare(const std::string& a, const std::string& b) {
+    const auto rows = compareFingerprints(a, b);
+    std::printf("%-11s %-10s %12s %12s\n", "stage", "latents", "A peak GiB", "B peak GiB");
+    int identical = 0, compared = 0;
+    for (const auto& r : rows) {
+        auto peak = [](const std::optional<StageFingerprint>& f) {
+            char buf[32];
+            if (f) std::snprintf(buf, sizeof buf, "%.3f", gib(static_cast<double>(f->peakRss)));
+            else std::snprintf(buf, sizeof buf, "-");
+            return std::string(buf);
+        };
+        const char* verdict = !(r.a && r.b) ? "-" : r.identical() ? "identical" : "DIFFERENT";
+        compared += r.a && r.b;
+        identical += r.identical();
+        std::printf("%-11s %-10s %12s %12s\n", r.stage.c_str(), verdict, peak(r.a).c_str(),
+                    peak(r.b).c_str());
+    }
+    std::printf("%d of %d stages compared are bit-identical\n", identical, compared);
+    return identical == compared && compared > 0 ? 0 : 1;
+}
+
+void addCascadeOptions(CLI::App* cmd, CascadeOptions& o) {
+    cmd->add_option("--scale", o.scale, "Total GiB of weights of all models")
+        ->check(CLI::Range(0.001, 1024.0));
+    cmd->add_option("--seed", o.seed, "Seed of the global generator, drawn from at every step");
+    cmd->add_option("--cache", o.cache,
+                    "Folder for the generated weight files (default ~/.cache/stageload/cascade)");
+}
+
+}  // namespace
+
+void addBenchCommand(CLI::App& app, Selected& selected) {
+    auto* bench = app.add_subcommand("bench", "Benchmarks: the stand-in cascade, comparisons");
+    bench->require_subcommand(1);
+
+    auto o = std::make_shared<CascadeOptions>();
+    auto* cascade = bench->add_subcommand(
+        "cascade", "Run the stand-in cascade (Pixal3D's stage plan, scaled) once");
+    addCascadeOptions(cascade, *o);
+    cascade->add_option("--load", o->load, "staged: load per stage; eager: everything up front")
+        ->check(CLI::IsMember({"staged", "eager"}));
+    cascade->add_option("--trace", o->trace, "Write the memory trace (JSONL) here");
+    cascade->add_option("--fingerprint", o->fingerprint,
+                        "Write one fingerprint file per stage into this folder");
+    cascade->add_option("--stop-at", o->stopAt, "Stop where this stage would begin")
+        ->check(CLI::IsMember([] {
+            std::vector<std::string> names;
+            for (const auto& s : cascadePlan()) names.push_back(s.name);
+            return names;
+        }()));
+    cascade->add_flag("--no-preserve-rng", o->noPreserveRng,
+                      "Do not save/restore the generators around loads (the control run)");
+    cascade->add_flag("--raw-read", o->rawRead,
+                      "Also time a raw read of the same weight files for comparison");
+    cascade->callback([o, &selected] { selected = [o] { return runCascadeCommand(*o); }; });
+
+    auto files = std::make_shared<std::pair<std::string, std::string>>();
+    auto* compare = bench->add_subcommand(
+        "compare", "Compare two fingerprint folders stage by stage (exit 1 if any differ)");
+    compare->add_option("A", files->first, "First run's fingerprint folder")->required();
+    compare->add_option("B", files->second, "Second run's fingerprint folder")->required();
+    compare->callback([files, &selected] {
+        selected = [files] { return runCompare(files->first, files->second); };
+    });
+}
+
+void addDemoCommand(CLI::App& app, Selected& selected) {
+    auto o = std::make_shared<CascadeOptions>();
+    auto* demo = app.add_subcommand(
+        "demo", "Run the stand-in cascade staged, then eager, and compare them stage by stage");
+    addCascadeOptions(demo, *o);
+    demo->callback([o, &selected] {
+        selected = [o] {
+            const auto cache = o->cache.empty() ? defaultCache() : std::filesystem::path(o->cache);
+            const auto runs = cache / "demo-runs";
+            for (const char* mode : {"staged", "eager"}) {
+                CascadeOptions run = *o;
+                run.load = mode;
+                run.cache = cache.string();
+                run.fingerprint = (runs / mode).string();
+                std::printf("=== %s ===\n", mode);
+                runCascadeCommand(run);
+                std::printf("\n");
+            }
+            std::printf("=== staged vs eager ===\n");
+            return runCompare((runs / "staged").string(), (runs / "eager").string());
+        };
+    });
+}
+
+}  // namespace stageload::cli
