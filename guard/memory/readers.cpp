@@ -1,8 +1,12 @@
 #include "guard/memory/readers.h"
 
+#include <atomic>
 #include <cmath>
+#include <memory>
+#include <string>
 
 #include "guard/core/error.h"
+#include "guard/core/small_file.h"
 #include "guard/memory/process_memory.h"
 #include "guard/process/process_list.h"
 
@@ -21,13 +25,53 @@ MemorySample MemoryReaders::read(double t) const {
     return s;
 }
 
+#if !defined(__APPLE__)
+namespace {
+
+/// /proc/<pid>/status and /proc/meminfo kept open, read once per sample: the footprint reader
+/// reads status and keeps VmSwap for the "process_swap" extra, which read() calls right after.
+struct LinuxSampler {
+    explicit LinuxSampler(pid_t pid)
+        : path(pid == 0 ? std::string("/proc/self/status")
+                        : "/proc/" + std::to_string(pid) + "/status")
+        , status(path.c_str())
+        , meminfo("/proc/meminfo") {}
+
+    std::int64_t footprint() {
+        thread_local std::string text;
+        if (!status.read(text) || text.empty())
+            throw FileError("cannot read " + path + ": no such process");
+        const ProcessMemory m = parseProcStatus(text);
+        swap.store(m.swap);
+        return m.rss;
+    }
+
+    SystemMemory system() const {
+        thread_local std::string text;
+        if (!meminfo.read(text)) return readSystemMemory();  // throws a FileError with errno
+        return parseMeminfo(text);
+    }
+
+    std::string path;
+    KeptFile status;
+    KeptFile meminfo;
+    std::atomic<std::int64_t> swap{0};
+};
+
+}  // namespace
+#endif
+
 MemoryReaders processReaders(pid_t pid) {
     MemoryReaders r;
+#if defined(__APPLE__)
     r.footprint = [pid] { return readFootprint(pid); };
     r.system = [] { return readSystemMemory(); };
-#if !defined(__APPLE__)
+#else
+    auto sampler = std::make_shared<LinuxSampler>(pid);
+    r.footprint = [sampler] { return sampler->footprint(); };
+    r.system = [sampler] { return sampler->system(); };
     r.extra.emplace_back("process_swap",
-                         [pid] { return static_cast<double>(readProcessMemory(pid).swap); });
+                         [sampler] { return static_cast<double>(sampler->swap.load()); });
 #endif
     return r;
 }

@@ -94,19 +94,22 @@ GuardDecision GuardPolicy::admit(const GuardReadings& r) {
                         formatBytes(*params_.swapLimit));
     if (!busy_.empty()) {
         std::vector<const ProcessInfo*> busyNow;
+        std::set<std::size_t> patterns;  // the reason's kind: which patterns, not which pids
         for (const auto& p : r.processes) {
             if (excluded_.count(p.pid) || p.state == 'Z') continue;
-            if (busy_.match(p.cmdline)) busyNow.push_back(&p);
+            if (const auto i = busy_.match(p.cmdline)) {
+                busyNow.push_back(&p);
+                patterns.insert(*i);
+            }
         }
         if (!busyNow.empty()) {
             lastBusy_ = r.t;
-            std::string pids;
-            for (const auto* p : busyNow) pids += std::to_string(p->pid) + ",";
-            add("busy:" + pids,
-                "busy: pid " + std::to_string(busyNow.front()->pid) + " '" +
-                    shortLine(busyNow.front()->cmdline) + "'" +
-                    (busyNow.size() > 1 ? " and " + std::to_string(busyNow.size() - 1) + " more"
-                                        : ""));
+            std::string kind = "busy:";
+            for (std::size_t i : patterns) kind += std::to_string(i) + ",";
+            const auto more = busyNow.size() - 1;
+            add(kind, "busy: pid " + std::to_string(busyNow.front()->pid) + " '" +
+                          shortLine(busyNow.front()->cmdline) + "'" +
+                          (more ? " and " + std::to_string(more) + " more" : ""));
         } else if (r.t - lastBusy_ < params_.quietFor) {
             add("quiet", "quiet for " + formatDuration(r.t - lastBusy_) + " of --quiet-for " +
                              formatDuration(params_.quietFor));

@@ -135,18 +135,20 @@ private slots:
 
     void reasonsChangeWhenTheirKindChanges() {
         GuardParams p;
-        p.busy = {"ffmpeg"};
+        p.busy = {"ffmpeg", "blender"};
         p.quietFor = 0;
         GuardPolicy policy(p);
         std::vector<bool> changed;
-        changed.push_back(policy.admit(at(0, 30)).changed);                             // memory
-        changed.push_back(policy.admit(at(5, 20)).changed);                             // memory
-        changed.push_back(policy.admit(at(10, 30, 0, {proc(9, "ffmpeg a")})).changed);  // +busy
-        changed.push_back(policy.admit(at(15, 30, 0, {proc(9, "ffmpeg a")})).changed);  // same
-        changed.push_back(
-            policy.admit(at(20, 30, 0, {proc(10, "ffmpeg b")})).changed);  // other pid
-        changed.push_back(policy.admit(at(25, 30)).changed);               // memory
-        QCOMPARE(changed, (std::vector<bool>{true, false, true, false, true, true}));
+        const auto add = [&](GuardReadings r) { changed.push_back(policy.admit(r).changed); };
+        add(at(0, 30));                             // memory
+        add(at(5, 20));                             // memory, lower
+        add(at(10, 30, 0, {proc(9, "ffmpeg a")}));  // + busy ffmpeg
+        add(at(15, 30, 0, {proc(9, "ffmpeg a")}));  // same
+        add(at(20, 30, 0,
+               {proc(10, "ffmpeg b"), proc(11, "ffmpeg c")}));  // other ffmpegs: same kind
+        add(at(25, 30, 0, {proc(12, "blender -b x")}));         // another pattern
+        add(at(30, 30));                                        // memory only
+        QCOMPARE(changed, (std::vector<bool>{true, false, true, false, false, true, true}));
     }
 
     void stopsWhenSwapGrowsBeyondTheBudget() {
