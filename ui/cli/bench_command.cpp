@@ -41,24 +41,29 @@ std::filesystem::path defaultCache() {
 double gib(double bytes) { return bytes / static_cast<double>(1ll << 30); }
 
 void printStages(const CascadeResult& r) {
-    std::printf("%-11s %7s %9s %9s %9s %6s %9s %7s %9s %9s\n", "stage", "seconds", "peak GiB",
-                "weights", "working", "loads", "load GiB", "load s", "releases", "enter ms");
+    std::printf("%-11s %7s %9s %9s %9s %6s %9s %7s %9s %9s %9s\n", "stage", "seconds",
+                "peak GiB", "weights", "working", "loads", "load GiB", "load s", "released",
+                "returned", "enter ms");
     for (const auto& s : r.stages)
-        std::printf("%-11s %7.2f %9.3f %9.3f %9.3f %6d %9.3f %7.2f %9d %9.1f\n", s.name.c_str(),
-                    s.seconds, gib(s.peakRss), gib(s.weightBytes), gib(s.workingBytes), s.loads,
-                    gib(s.loadBytes), s.loadSeconds, s.releases, s.enterSeconds * 1000);
+        std::printf("%-11s %7.2f %9.3f %9.3f %9.3f %6d %9.3f %7.2f %9.3f %9.3f %9.1f\n",
+                    s.name.c_str(), s.seconds, gib(s.peakRss), gib(s.weightBytes),
+                    gib(s.workingBytes), s.loads, gib(s.loadBytes), s.loadSeconds,
+                    gib(s.releasedBytes), gib(s.rssBeforeEnter - s.rssAfterEnter),
+                    s.enterSeconds * 1000);
+    std::printf("(released: bytes the stage's enter() freed; returned: how much RSS fell during "
+                "enter(); enter ms: stage event + releases + memory handed back)\n");
 }
 
-void printLoadSpeed(const CascadeResult& r, const CascadeOptions& o, const std::filesystem::path& cache) {
-    double seconds = 0, bytes = 0;
+void printLoadSpeed(const CascadeResult& r, const CascadeOptions& o,
+                    const std::filesystem::path& cache) {
+    double build = 0;
     for (const auto& e : r.events)
-        if (e.kind == EventKind::Load || e.kind == EventKind::Reload) {
-            seconds += e.seconds;
-            bytes += static_cast<double>(e.nbytes);
-        }
-    if (seconds <= 0) return;
-    std::printf("loads: %.3f GiB in %.2f s = %.2f GiB/s (includes each model's random init)\n",
-                gib(bytes), seconds, gib(bytes) / seconds);
+        if (e.kind == EventKind::Load || e.kind == EventKind::Reload) build += e.seconds;
+    if (r.readSeconds <= 0) return;
+    const double readRate = gib(static_cast<double>(r.readBytes)) / r.readSeconds;
+    std::printf("loads: %.2f s in all, of which reading %.3f GiB of weights took %.2f s = "
+                "%.2f GiB/s (the rest is random init)\n",
+                build, gib(static_cast<double>(r.readBytes)), r.readSeconds, readRate);
     if (!o.rawRead) return;
     RawRead total;
     for (const auto& file : prepareCascadeWeights(cache, o.scale)) {
@@ -66,9 +71,11 @@ void printLoadSpeed(const CascadeResult& r, const CascadeOptions& o, const std::
         total.bytes += one.bytes;
         total.seconds += one.seconds;
     }
-    std::printf("raw read of the same files into fresh buffers: %.3f GiB in %.2f s = %.2f GiB/s\n",
-                gib(static_cast<double>(total.bytes)), total.seconds,
-                gib(static_cast<double>(total.bytes)) / total.seconds);
+    const double rawRate = gib(static_cast<double>(total.bytes)) / total.seconds;
+    std::printf("raw read of the same files into fresh buffers: %.3f GiB in %.2f s = %.2f GiB/s; "
+                "loads read at %.0f %% of that\n",
+                gib(static_cast<double>(total.bytes)), total.seconds, rawRate,
+                100.0 * readRate / rawRate);
 }
 
 int runCascadeCommand(const CascadeOptions& o) {
@@ -148,8 +155,9 @@ void addCascadeOptions(CLI::App* cmd, CascadeOptions& o) {
 
 }  // namespace
 
-void addBenchCommand(CLI::App& app, Selected& selected) {
-    auto* bench = app.add_subcommand("bench", "Benchmarks: the stand-in cascade, comparisons");
+CLI::App* addBenchCommand(CLI::App& app, Selected& selected) {
+    auto* bench = app.add_subcommand(
+        "bench", "Benchmarks: the stand-in cascade, run comparisons, the meter and the guard");
     bench->require_subcommand(1);
 
     auto o = std::make_shared<CascadeOptions>();
@@ -181,6 +189,7 @@ void addBenchCommand(CLI::App& app, Selected& selected) {
     compare->callback([files, &selected] {
         selected = [files] { return runCompare(files->first, files->second); };
     });
+    return bench;
 }
 
 void addDemoCommand(CLI::App& app, Selected& selected) {

@@ -17,9 +17,11 @@ namespace stageload::cli {
 using Selected = std::function<int()>;
 
 void addDemoCommand(CLI::App& app, Selected& selected);
-void addBenchCommand(CLI::App& app, Selected& selected);
+/// Registers `bench` with `cascade` and `compare`; returns it so others can add benchmarks.
+CLI::App* addBenchCommand(CLI::App& app, Selected& selected);
 void addSummaryCommand(CLI::App& app, Selected& selected);
 void addGuardCommand(CLI::App& app, Selected& selected);
-void addGuardBenchCommand(CLI::App& app, Selected& selected);
+/// Registers `guard` under the `bench` subcommand.
+void addGuardBenchCommand(CLI::App& bench, Selected& selected);
 
 }  // namespace stageload::cli

@@ -1,4 +1,4 @@
-// `stageload guard-bench`: the meter's CPU cost at 0.5 s, 50 ms and 20 ms intervals (target:
+// `stageload bench guard`: the meter's CPU cost at 0.5 s, 50 ms and 20 ms intervals (target:
 // under 1 % of one core at 20 ms) and the guard's reaction time from a breach to its command's
 // process group being gone.
 #include <CLI/CLI.hpp>
@@ -37,9 +37,9 @@ int runBench(const BenchOptions& o) {
 
 }  // namespace
 
-void addGuardBenchCommand(CLI::App& app, Selected& selected) {
+void addGuardBenchCommand(CLI::App& bench, Selected& selected) {
     auto o = std::make_shared<BenchOptions>();
-    auto* cmd = app.add_subcommand("guard-bench",
+    auto* cmd = bench.add_subcommand("guard",
                                    "Measure the meter's CPU cost and the guard's reaction time");
     cmd->add_option("--seconds", o->seconds, "How long to run the meter at each interval")
         ->check(CLI::Range(0.5, 600.0));

@@ -16,10 +16,10 @@ int main(int argc, char** argv) {
 
     stageload::cli::Selected selected;
     stageload::cli::addDemoCommand(app, selected);
-    stageload::cli::addBenchCommand(app, selected);
+    auto* bench = stageload::cli::addBenchCommand(app, selected);
     stageload::cli::addSummaryCommand(app, selected);
     stageload::cli::addGuardCommand(app, selected);
-    stageload::cli::addGuardBenchCommand(app, selected);
+    stageload::cli::addGuardBenchCommand(*bench, selected);
 
     try {
         app.parse(argc, argv);

@@ -1,5 +1,6 @@
 #include "engine/pipelines/cascade/cascade_models.h"
 
+#include <chrono>
 #include <cmath>
 #include <functional>
 
@@ -74,9 +75,20 @@ std::filesystem::path ensureStackWeights(const std::filesystem::path& dir, const
     return path;
 }
 
-std::shared_ptr<LayerStack> loadStack(const std::filesystem::path& file, std::int64_t layers) {
+void readWeights(torch::nn::Module& module, const std::filesystem::path& file,
+                 WeightReads* reads) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto report = loadWeights(module, SafetensorsFile::open(file));
+    if (!reads) return;
+    reads->seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    reads->bytes += report.bytes;
+}
+
+std::shared_ptr<LayerStack> loadStack(const std::filesystem::path& file, std::int64_t layers,
+                                      WeightReads* reads) {
     auto stack = std::make_shared<LayerStack>(layers);  // random init draws the global generator
-    loadWeights(*stack, SafetensorsFile::open(file));
+    readWeights(*stack, file, reads);
     return stack;
 }
 

@@ -52,7 +52,18 @@ std::int64_t layersForBytes(double bytes);
 std::filesystem::path ensureStackWeights(const std::filesystem::path& dir, const std::string& name,
                                          std::int64_t layers);
 
+/// Time spent reading weight files into built modules (random init excluded).
+struct WeightReads {
+    double seconds = 0.0;
+    std::int64_t bytes = 0;
+};
+
+/// Loads `file` into `module`, adding the read to `reads` when given.
+void readWeights(torch::nn::Module& module, const std::filesystem::path& file,
+                 WeightReads* reads);
+
 /// Builds a LayerStack (random init) and loads it from `file`.
-std::shared_ptr<LayerStack> loadStack(const std::filesystem::path& file, std::int64_t layers);
+std::shared_ptr<LayerStack> loadStack(const std::filesystem::path& file, std::int64_t layers,
+                                      WeightReads* reads = nullptr);
 
 }  // namespace stageload

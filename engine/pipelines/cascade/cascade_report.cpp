@@ -28,7 +28,7 @@ void writeFingerprints(const std::filesystem::path& dir, const CascadeResult& re
         j["peak_rss"] = s.peakRss;
         j["seconds"] = s.seconds;
         for (const auto& [k, v] : meta) j[k] = v;
-        char name[16];
+        char name[32];
         std::snprintf(name, sizeof name, "%02zu-", i);
         writeFileAtomically(dir / (name + s.name + ".json"), j.dump(2) + "\n");
     }

@@ -5,7 +5,6 @@
 #include <map>
 
 #include "engine/core/fingerprint.h"
-#include "engine/load/safetensors.h"
 #include "engine/pipelines/cascade/cascade_models.h"
 #include "engine/pipelines/cascade/cascade_plan.h"
 #include "engine/registry/shared_builds.h"
@@ -47,31 +46,33 @@ Files cascadeFiles(const std::filesystem::path& dir, double scaleGiB) {
     return f;
 }
 
-std::vector<std::pair<std::string, Loader>> cascadeLoaders(const Files& files) {
+std::vector<std::pair<std::string, Loader>> cascadeLoaders(
+    const Files& files, const std::shared_ptr<WeightReads>& reads) {
     std::vector<std::pair<std::string, Loader>> loaders;
     for (const auto& m : cascadeModels()) {
         if (m.name == "image_cond_models") {
-            loaders.emplace_back(m.name, [files]() -> std::shared_ptr<torch::nn::Module> {
+            loaders.emplace_back(m.name, [files, reads]() -> std::shared_ptr<torch::nn::Module> {
                 // Four extractors, one backbone: built and loaded once within the scope.
                 SharedBuilds::Scope scope;
                 const auto& [bbFile, bbLayers] = files.stacks.at("image_cond_backbone");
                 auto group = std::make_shared<ImageCondModels>(
                     [&] {
                         return SharedBuilds::get<LayerStack>(
-                            "image_cond_backbone", [&] { return loadStack(bbFile, bbLayers); });
+                            "image_cond_backbone",
+                            [&] { return loadStack(bbFile, bbLayers, reads.get()); });
                     },
                     kHeadLayers);
                 for (int i = 0; i < kHeads; ++i)
-                    loadWeights(*group->heads()[static_cast<std::size_t>(i)],
-                                SafetensorsFile::open(
-                                    files.stacks.at("image_cond_head" + std::to_string(i)).first));
+                    readWeights(*group->heads()[static_cast<std::size_t>(i)],
+                                files.stacks.at("image_cond_head" + std::to_string(i)).first,
+                                reads.get());
                 return group;
             });
             continue;
         }
         const auto [file, layers] = files.stacks.at(m.name);
-        loaders.emplace_back(m.name, [file, layers]() -> std::shared_ptr<torch::nn::Module> {
-            return loadStack(file, layers);
+        loaders.emplace_back(m.name, [file, layers, reads]() -> std::shared_ptr<torch::nn::Module> {
+            return loadStack(file, layers, reads.get());
         });
     }
     return loaders;
@@ -112,7 +113,8 @@ CascadeResult runCascade(const CascadeParams& params) {
     options.events = fanOut({log.sink(), params.events});
     options.preserveRng = params.preserveRng;
     options.mode = params.mode;
-    StagedModels models(cascadeLoaders(files), plan, std::move(options));  // eager: builds all
+    auto reads = std::make_shared<WeightReads>();
+    StagedModels models(cascadeLoaders(files, reads), plan, std::move(options));  // eager: all
 
     torch::NoGradGuard noGrad;
     torch::manual_seed(static_cast<std::uint64_t>(params.seed));
@@ -129,11 +131,13 @@ CascadeResult runCascade(const CascadeParams& params) {
         if (cancelled()) throw Cancelled("the cascade run was cancelled before stage '" + stage.name + "'");
         if (params.onStage) params.onStage(stage.name, true);
         const auto eventsBefore = log.events().size();
+        const auto readsBefore = *reads;
+        CascadeStage s;
+        s.name = stage.name;
+        s.rssBeforeEnter = readProcessMemory().rss;
         resetPeakRss();
         const auto start = Clock::now();
         models.enter(stage.name);
-        CascadeStage s;
-        s.name = stage.name;
         s.enterSeconds = secondsSince(start);
         s.rssAfterEnter = readProcessMemory().rss;
 
@@ -168,12 +172,19 @@ CascadeResult runCascade(const CascadeParams& params) {
                 s.loadSeconds += e.seconds;
                 s.loadBytes += e.nbytes;
             }
-            s.releases += e.kind == EventKind::Release;
+            if (e.kind == EventKind::Release) {
+                ++s.releases;
+                s.releasedBytes += e.nbytes;
+            }
         }
+        s.readSeconds = reads->seconds - readsBefore.seconds;
+        s.readBytes = reads->bytes - readsBefore.bytes;
         result.stages.push_back(std::move(s));
         if (params.onStage) params.onStage(stage.name, false);
     }
     models.close();
+    result.readSeconds = reads->seconds;
+    result.readBytes = reads->bytes;
     result.events = log.events();
     result.seconds = secondsSince(started);
     return result;

@@ -44,13 +44,17 @@ struct CascadeStage {
     double seconds = 0.0;
     double enterSeconds = 0.0;       ///< enter(): the stage event and the releases it triggers
     std::int64_t peakRss = 0;        ///< process VmHWM during the stage, bytes
+    std::int64_t rssBeforeEnter = 0;  ///< VmRSS just before enter()
     std::int64_t rssAfterEnter = 0;  ///< VmRSS right after enter() returned
     std::int64_t weightBytes = 0;    ///< weights resident at the stage's end
     std::int64_t workingBytes = 0;   ///< the stage's working buffer
     int loads = 0;                   ///< load and reload events in this stage
     int releases = 0;
-    double loadSeconds = 0.0;
+    std::int64_t releasedBytes = 0;
+    double loadSeconds = 0.0;        ///< whole builds: random init + reading the weights
     std::int64_t loadBytes = 0;
+    double readSeconds = 0.0;        ///< reading the weight files alone
+    std::int64_t readBytes = 0;
 };
 
 struct CascadeResult {
@@ -58,6 +62,8 @@ struct CascadeResult {
     std::vector<Event> events;
     std::string stoppedAt;           ///< the stage --stop-at stopped before, if any
     double seconds = 0.0;
+    double readSeconds = 0.0;        ///< all weight-file reads (eager: at construction too)
+    std::int64_t readBytes = 0;
 };
 
 /// The weight files the cascade at this scale uses (generating missing ones).
