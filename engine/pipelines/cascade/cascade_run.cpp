@@ -135,11 +135,13 @@ CascadeResult runCascade(const CascadeParams& params) {
         CascadeStage s;
         s.name = stage.name;
         s.rssBeforeEnter = readProcessMemory().rss;
-        resetPeakRss();
         const auto start = Clock::now();
         models.enter(stage.name);
         s.enterSeconds = secondsSince(start);
         s.rssAfterEnter = readProcessMemory().rss;
+        // The stage's window opens once the releases its start triggered are done (as in the
+        // trace summary), so its peak is its own and not the previous stage's.
+        resetPeakRss();
 
         // The stage's working memory (activations), touched so it is really resident.
         s.workingBytes = static_cast<std::int64_t>(cascadeWorkingShare(stage.name) * totalBytes) / 4 * 4;

@@ -43,7 +43,7 @@ struct CascadeStage {
     std::string fingerprint;         ///< fingerprintHex(latent)
     double seconds = 0.0;
     double enterSeconds = 0.0;       ///< enter(): the stage event and the releases it triggers
-    std::int64_t peakRss = 0;        ///< process VmHWM during the stage, bytes
+    std::int64_t peakRss = 0;        ///< process VmHWM from the end of enter() to the stage's end
     std::int64_t rssBeforeEnter = 0;  ///< VmRSS just before enter()
     std::int64_t rssAfterEnter = 0;  ///< VmRSS right after enter() returned
     std::int64_t weightBytes = 0;    ///< weights resident at the stage's end
