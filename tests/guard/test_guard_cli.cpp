@@ -53,6 +53,9 @@ private slots:
         QTest::newRow("poll") << (QStringList{"guard", "--poll", "0"} + cmd) << "zero poll";
         QTest::newRow("regex") << (QStringList{"guard", "--busy", "(unclosed"} + cmd)
                                << "bad regex";
+        QTest::newRow("trace interval")
+            << (QStringList{"guard", "--trace", "t.jsonl", "--trace-interval", "5ms"} + cmd)
+            << "out of range";
         QTest::newRow("command") << QStringList{"guard", "--wait-free", "10"} << "needs a command";
         QTest::newRow("flag") << (QStringList{"guard", "--no-such-flag"} + cmd) << "no-such-flag";
     }
@@ -97,6 +100,20 @@ private slots:
         const Result s = stageload({"summary", trace});
         QCOMPARE(s.code, 0);
         QVERIFY2(s.out.contains("ran to:        end"), qPrintable(s.out));
+    }
+
+    void traceIntervalSetsTheSamplingRate() {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("fast.jsonl");
+        const Result r = stageload({"guard", "--wait-free", "0", "--poll", "100ms", "--trace",
+                                    trace, "--trace-interval", "50ms", "--", "sleep", "1"});
+        QCOMPARE(r.code, 0);
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY2(text.startsWith(R"({"type":"start")") && text.contains(R"("interval":0.05)"),
+                 qPrintable(text.left(200)));
+        QVERIFY2(text.count(R"("type":"sample")") >= 10, "50 ms over 1 s: at least 10 samples");
     }
 
     void summaryOfARealTrace() {

@@ -25,6 +25,7 @@ struct GuardOptions {
     std::string startTimeout = "30m";
     std::string poll = "5s";
     std::string trace;
+    std::string traceInterval = "0.5s";
     std::vector<std::string> command;
 };
 
@@ -40,6 +41,7 @@ GuardParams toParams(const GuardOptions& o) {
     p.startTimeout = parseDuration(o.startTimeout);
     p.poll = parseDuration(o.poll);
     p.tracePath = o.trace;
+    p.traceInterval = parseDuration(o.traceInterval);
     if (o.command.empty())
         throw UsageError("guard needs a command: stageload guard [flags] -- CMD ARGS...");
     validate(p);
@@ -70,6 +72,8 @@ void addGuardCommand(CLI::App& app, Selected& selected) {
                     "Give up waiting after DUR: exit 4 (default 30m)");
     cmd->add_option("--poll", o->poll, "Seconds between readings (default 5s)");
     cmd->add_option("--trace", o->trace, "Write the command group's memory to FILE (JSONL)");
+    cmd->add_option("--trace-interval", o->traceInterval,
+                    "Seconds between trace samples, at least 20ms (default 0.5s)");
     cmd->add_option("command", o->command, "The command and its arguments, after --");
     cmd->callback([o, &selected] {
         GuardParams params;
