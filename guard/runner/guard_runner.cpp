@@ -13,6 +13,7 @@
 #include "guard/meter/meter.h"
 #include "guard/process/group_command.h"
 #include "guard/process/signal_block.h"
+#include "guard/process/terminal_handover.h"
 
 namespace stageload {
 
@@ -109,6 +110,9 @@ int Guard::run(const std::vector<std::string>& argv) {
         log("error", e.what(), "");
         return kExitCannotStart;
     }
+    // A command that reads the terminal must own it, or SIGTTIN stops it (declared after cmd:
+    // the terminal comes back before anything else is torn down).
+    TerminalHandover terminal(cmd->pgid());
     std::unique_ptr<Meter> meter;
     if (!params_.tracePath.empty()) {
         MeterParams mp;

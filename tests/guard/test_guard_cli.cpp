@@ -102,6 +102,27 @@ private slots:
         QVERIFY2(s.out.contains("ran to:        end"), qPrintable(s.out));
     }
 
+    // In a terminal the command owns it while it runs: a prompt gets its answer instead of
+    // the command being stopped by SIGTTIN (which hangs the guard until the test times out).
+    void aCommandReadingTheTerminalGetsIt() {
+        QProcess p;
+        const QString inner = QString("%1 guard --wait-free 0 --poll 100ms -- sh -c "
+                                      "'read answer; echo got:$answer'")
+                                  .arg(STAGELOAD_EXE);
+        p.start("script", {"-qec", inner, "/dev/null"});  // util-linux: runs it on a new pty
+        QVERIFY(p.waitForStarted());
+        p.write("hello\n");
+        const bool finished = p.waitForFinished(15000);
+        if (!finished) {
+            p.kill();
+            p.waitForFinished();
+        }
+        const QString out = QString::fromUtf8(p.readAll());
+        QVERIFY2(finished, "the guarded command was stopped reading the terminal");
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(out.contains("got:hello"), qPrintable(out));
+    }
+
     void traceIntervalSetsTheSamplingRate() {
         QTemporaryDir dir;
         const QString trace = dir.filePath("fast.jsonl");
