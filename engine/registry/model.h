@@ -76,6 +76,12 @@ public:
     /// The module without any check (for code that must hand it to APIs taking shared_ptr).
     const std::shared_ptr<T>& unchecked() const { return module_; }
 
+    /// The same model as a U (sharing this handle's check); an empty handle when it is not one.
+    template <class U>
+    Model<U> as() const {
+        return Model<U>(std::dynamic_pointer_cast<U>(module_), life_);
+    }
+
     bool released() const { return life_ && life_->released(); }
     const std::string& name() const {
         static const std::string none;

@@ -96,12 +96,6 @@ bool StagedModels::stageLists(const std::string& stage, const std::string& model
     return false;
 }
 
-std::shared_ptr<const detail::ModelLife> StagedModels::lifeOf(const std::string& name) const {
-    std::lock_guard lock(mutex_);
-    const auto* e = find(name);
-    return e ? e->life : nullptr;
-}
-
 // --- events ----------------------------------------------------------------------------------
 
 void StagedModels::publish(EventKind kind, const std::string& name, std::int64_t nbytes,

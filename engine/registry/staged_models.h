@@ -86,11 +86,11 @@ public:
     template <class T>
     Model<T> get(const std::string& name) {
         auto m = get(name);
-        auto typed = std::dynamic_pointer_cast<T>(m.unchecked());
+        auto typed = m.template as<T>();
         if (!typed)
             throw ModelTypeError("model '" + name + "' is a " + m.unchecked()->name() +
                                  ", not the requested type");
-        return Model<T>(std::move(typed), lifeOf(name));
+        return typed;
     }
 
     // --- Inspection: never loads -------------------------------------------------------------
@@ -159,7 +159,6 @@ private:
     std::shared_ptr<torch::nn::Module> loadLocked(Entry& entry);
     void releaseLocked(Entry& entry, const std::vector<ModulePtr>& keep, const std::string& how);
     std::vector<ModulePtr> loadedExcept(const Entry& entry) const;
-    std::shared_ptr<const detail::ModelLife> lifeOf(const std::string& name) const;
     bool stageLists(const std::string& stage, const std::string& model) const;
     void publish(EventKind kind, const std::string& name, std::int64_t nbytes = 0,
               double seconds = 0.0, const std::string& note = {});

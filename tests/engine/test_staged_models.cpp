@@ -200,6 +200,12 @@ private slots:
         auto m = f.make();
         QVERIFY_THROWS_EXCEPTION(ModelTypeError, m->get<torch::nn::LinearImpl>("a"));
         QVERIFY(m->get<Blob>("a"));
+        // A retyped handle shares the original's release check.
+        auto blob = m->get("a").as<Blob>();
+        QVERIFY(blob);
+        QVERIFY(!m->get("a").as<torch::nn::LinearImpl>());
+        m->close();
+        QVERIFY_THROWS_EXCEPTION(ReleasedModelError, blob->weight);
     }
 
     void pinnedModelsSurviveStagesUntilClose() {
