@@ -55,7 +55,7 @@ void printStages(const CascadeResult& r) {
 }
 
 void printLoadSpeed(const CascadeResult& r, const CascadeOptions& o,
-                    const std::filesystem::path& cache) {
+                    const std::vector<std::filesystem::path>& weightFiles) {
     double build = 0;
     for (const auto& e : r.events)
         if (e.kind == EventKind::Load || e.kind == EventKind::Reload) build += e.seconds;
@@ -66,7 +66,7 @@ void printLoadSpeed(const CascadeResult& r, const CascadeOptions& o,
                 build, gib(static_cast<double>(r.readBytes)), r.readSeconds, readRate);
     if (!o.rawRead) return;
     RawRead total;
-    for (const auto& file : prepareCascadeWeights(cache, o.scale)) {
+    for (const auto& file : weightFiles) {
         const auto one = measureRawRead(file);
         total.bytes += one.bytes;
         total.seconds += one.seconds;
@@ -91,7 +91,8 @@ int runCascadeCommand(const CascadeOptions& o) {
                 o.load.c_str(), static_cast<long long>(o.seed),
                 o.noPreserveRng ? ", RNG preservation OFF" : "", p.cacheDir.c_str());
     std::fflush(stdout);
-    prepareCascadeWeights(p.cacheDir, o.scale);  // before the meter: not part of the run
+    // Before the meter: writing missing weight files is not part of the run.
+    const auto weightFiles = prepareCascadeWeights(p.cacheDir, o.scale);
 
     std::optional<Meter> meter;
     if (!o.trace.empty()) {
@@ -112,7 +113,7 @@ int runCascadeCommand(const CascadeOptions& o) {
     std::printf("\n");
     printStages(result);
     if (!result.stoppedAt.empty()) std::printf("stopped where stage '%s' begins\n", result.stoppedAt.c_str());
-    printLoadSpeed(result, o, p.cacheDir);
+    printLoadSpeed(result, o, weightFiles);
     std::printf("total %.2f s\n", result.seconds);
     if (!o.fingerprint.empty()) {
         writeFingerprints(o.fingerprint, result,
