@@ -15,12 +15,16 @@ packages=(
   cmake ninja-build g++ make ccache pkg-config git
   # Engine: LibTorch (CPU) and logging
   libtorch-dev libspdlog-dev nlohmann-json3-dev libcli11-dev
+  # Engine: pictures, meshes, glTF export
+  libstb-dev libwebp-dev libmeshoptimizer-dev libtinygltf-dev
   # Desktop app and Qt Test
   qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins libqcustomplot-dev
   # Weights as data: converting ONNX initializers to safetensors (packaging/install-weights.sh)
   python3-onnx python3-numpy
   # Headless GUI tests (QOpenGLWidget needs a real X server: Xvfb with Mesa)
   xvfb xauth libgl1-mesa-dri libegl-mesa0 libglx-mesa0 fonts-dejavu-core
+  # Output checks (tests/cli): Blender imports every sample's .glb headless
+  blender
 )
 
 if [[ $(id -u) -ne 0 ]]; then

@@ -36,6 +36,7 @@
 #include <torch/torch.h>
 
 #include "engine/core/errors.h"
+#include "engine/core/load_mode.h"
 #include "engine/registry/call_hooks.h"
 #include "engine/registry/model.h"
 #include "engine/registry/release.h"
@@ -50,8 +51,6 @@ struct Stage {
     std::string name;
     std::vector<std::string> models;  ///< models resident during this stage
 };
-
-enum class LoadMode { Staged, Eager };
 
 struct StagedModelsOptions {
     std::vector<std::string> pinned;  ///< never released by enter(); only close() frees them

@@ -19,8 +19,14 @@ using Selected = std::function<int()>;
 void addDemoCommand(CLI::App& app, Selected& selected);
 /// Registers `bench` with `cascade` and `compare`; returns it so others can add benchmarks.
 CLI::App* addBenchCommand(CLI::App& app, Selected& selected);
+/// `run`: the character pipeline, headless.
+void addRunCommand(CLI::App& app, Selected& selected);
+/// `probe`: lifecycle memory of one model.
+void addProbeCommand(CLI::App& app, Selected& selected);
 void addSummaryCommand(CLI::App& app, Selected& selected);
 void addGuardCommand(CLI::App& app, Selected& selected);
+/// Registers `character` under the `bench` subcommand.
+void addCharacterBenchCommand(CLI::App& bench, Selected& selected);
 /// Registers `guard` under the `bench` subcommand.
 void addGuardBenchCommand(CLI::App& bench, Selected& selected);
 

@@ -15,10 +15,13 @@ int main(int argc, char** argv) {
     spdlog::set_pattern("%^%l%$: %v");
 
     stageload::cli::Selected selected;
+    stageload::cli::addRunCommand(app, selected);
+    stageload::cli::addProbeCommand(app, selected);
     stageload::cli::addDemoCommand(app, selected);
     auto* bench = stageload::cli::addBenchCommand(app, selected);
     stageload::cli::addSummaryCommand(app, selected);
     stageload::cli::addGuardCommand(app, selected);
+    stageload::cli::addCharacterBenchCommand(*bench, selected);
     stageload::cli::addGuardBenchCommand(*bench, selected);
 
     try {
@@ -36,6 +39,9 @@ int main(int argc, char** argv) {
 
     try {
         return selected ? selected() : 0;
+    } catch (const stageload::UsageError& e) {
+        std::fprintf(stderr, "stageload: error: %s\n", e.what());
+        return 2;
     } catch (const stageload::Error& e) {
         std::fprintf(stderr, "stageload: error: %s\n", e.what());
         return 1;

@@ -7,6 +7,7 @@
 #include "engine/core/fingerprint.h"
 #include "engine/pipelines/cascade/cascade_models.h"
 #include "engine/pipelines/cascade/cascade_plan.h"
+#include "engine/pipelines/stage_events.h"
 #include "engine/registry/shared_builds.h"
 #include "guard/memory/process_memory.h"
 
@@ -166,19 +167,12 @@ CascadeResult runCascade(const CascadeParams& params) {
         s.seconds = secondsSince(start);
         s.peakRss = readProcessMemory().peakRss;
         s.weightBytes = models.loadedBytes();
-        const auto events = log.events();
-        for (std::size_t i = eventsBefore; i < events.size(); ++i) {
-            const auto& e = events[i];
-            if (e.kind == EventKind::Load || e.kind == EventKind::Reload) {
-                ++s.loads;
-                s.loadSeconds += e.seconds;
-                s.loadBytes += e.nbytes;
-            }
-            if (e.kind == EventKind::Release) {
-                ++s.releases;
-                s.releasedBytes += e.nbytes;
-            }
-        }
+        const auto counts = countStageEvents(log.events(), eventsBefore);
+        s.loads = counts.loads;
+        s.loadSeconds = counts.loadSeconds;
+        s.loadBytes = counts.loadBytes;
+        s.releases = counts.releases;
+        s.releasedBytes = counts.releasedBytes;
         s.readSeconds = reads->seconds - readsBefore.seconds;
         s.readBytes = reads->bytes - readsBefore.bytes;
         result.stages.push_back(std::move(s));

@@ -1,0 +1,209 @@
+#include "engine/image/image.h"
+
+#include <stb_image.h>
+#include <stb_image_write.h>
+#include <webp/decode.h>
+
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <optional>
+
+#include "guard/core/atomic_file.h"
+
+namespace stageload {
+namespace {
+
+constexpr const char* kFormats = "PNG, JPEG, WebP, BMP, TGA or GIF";
+
+std::string megapixels(std::int64_t pixels) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", static_cast<double>(pixels) / 1e6);
+    return buf;
+}
+
+bool startsWith(std::span<const std::uint8_t> b, std::size_t at, const char* magic) {
+    const auto n = std::strlen(magic);
+    return b.size() >= at + n && std::memcmp(b.data() + at, magic, n) == 0;
+}
+
+std::string formatOf(std::span<const std::uint8_t> b) {
+    if (startsWith(b, 0, "\x89PNG")) return "png";
+    if (b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF) return "jpeg";
+    if (startsWith(b, 0, "RIFF") && startsWith(b, 8, "WEBP")) return "webp";
+    if (startsWith(b, 0, "GIF8")) return "gif";
+    if (startsWith(b, 0, "BM")) return "bmp";
+    return "other";
+}
+
+std::uint32_t readU16(const std::uint8_t* p, bool le) {
+    return le ? p[0] | (p[1] << 8) : (p[0] << 8) | p[1];
+}
+std::uint32_t readU32(const std::uint8_t* p, bool le) {
+    return le ? p[0] | (p[1] << 8) | (p[2] << 16) | (std::uint32_t(p[3]) << 24)
+              : (std::uint32_t(p[0]) << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
+}
+
+// The Orientation tag (0x0112) of IFD0 in a TIFF-structured EXIF block, or 1.
+int tiffOrientation(std::span<const std::uint8_t> t) {
+    if (t.size() < 8) return 1;
+    const bool le = t[0] == 'I' && t[1] == 'I';
+    if (!le && !(t[0] == 'M' && t[1] == 'M')) return 1;
+    const auto ifd = readU32(t.data() + 4, le);
+    if (ifd + 2 > t.size()) return 1;
+    const auto count = readU16(t.data() + ifd, le);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const auto entry = ifd + 2 + 12 * i;
+        if (entry + 12 > t.size()) return 1;
+        if (readU16(t.data() + entry, le) == 0x0112) {
+            const auto v = static_cast<int>(readU16(t.data() + entry + 8, le));
+            return v >= 1 && v <= 8 ? v : 1;
+        }
+    }
+    return 1;
+}
+
+// EXIF orientation of a JPEG (APP1 "Exif") or a PNG (eXIf chunk); 1 when there is none.
+int exifOrientation(std::span<const std::uint8_t> b, const std::string& format) {
+    if (format == "jpeg") {
+        std::size_t at = 2;
+        while (at + 4 <= b.size() && b[at] == 0xFF) {
+            const auto marker = b[at + 1];
+            if (marker == 0xDA || marker == 0xD9) break;  // image data: no more headers
+            const auto length = readU16(b.data() + at + 2, false);
+            if (length < 2 || at + 2 + length > b.size()) break;
+            if (marker == 0xE1 && startsWith(b, at + 4, "Exif")) {
+                return tiffOrientation(b.subspan(at + 10, length - 8));
+            }
+            at += 2 + length;
+        }
+    } else if (format == "png") {
+        std::size_t at = 8;
+        while (at + 12 <= b.size()) {
+            const auto length = readU32(b.data() + at, false);
+            if (at + 12 + length > b.size()) break;
+            if (startsWith(b, at + 4, "eXIf")) return tiffOrientation(b.subspan(at + 8, length));
+            if (startsWith(b, at + 4, "IDAT")) break;  // eXIf must come before the pixels
+            at += 12 + length;
+        }
+    }
+    return 1;
+}
+
+DecodedImage decodeWebp(std::span<const std::uint8_t> b, const std::string& name,
+                        const ImageLimits& limits) {
+    WebPBitstreamFeatures features;
+    if (WebPGetFeatures(b.data(), b.size(), &features) != VP8_STATUS_OK)
+        throw ImageError(name + ": the WebP data is corrupt or truncated; re-export the picture");
+    if (std::int64_t(features.width) * features.height > limits.maxPixels)
+        throw ImageError(name + ": " + std::to_string(features.width) + "×" +
+                         std::to_string(features.height) + " is larger than the " +
+                         megapixels(limits.maxPixels) + "-megapixel limit; scale it down first");
+    DecodedImage d;
+    d.format = "webp";
+    d.hasAlpha = features.has_alpha;
+    d.image = Image(features.width, features.height, 4);
+    if (!WebPDecodeRGBAInto(b.data(), b.size(), d.image.pixels.data(), d.image.pixels.size(),
+                            features.width * 4))
+        throw ImageError(name + ": the WebP data is corrupt or truncated; re-export the picture");
+    return d;
+}
+
+}  // namespace
+
+Image applyOrientation(const Image& in, int orientation) {
+    if (orientation <= 1 || orientation > 8) return in;
+    const bool swap = orientation >= 5;  // 5..8 rotate by 90°
+    Image out(swap ? in.height : in.width, swap ? in.width : in.height, in.channels);
+    for (int y = 0; y < out.height; ++y) {
+        for (int x = 0; x < out.width; ++x) {
+            int sx = x, sy = y;  // where out(x, y) comes from in the stored picture
+            switch (orientation) {
+            case 2: sx = in.width - 1 - x; break;
+            case 3: sx = in.width - 1 - x; sy = in.height - 1 - y; break;
+            case 4: sy = in.height - 1 - y; break;
+            case 5: sx = y; sy = x; break;
+            case 6: sx = y; sy = in.height - 1 - x; break;
+            case 7: sx = in.width - 1 - y; sy = in.height - 1 - x; break;
+            case 8: sx = in.width - 1 - y; sy = x; break;
+            }
+            std::memcpy(out.at(x, y), in.at(sx, sy), std::size_t(in.channels));
+        }
+    }
+    return out;
+}
+
+DecodedImage decodeImage(std::span<const std::uint8_t> bytes, const std::string& name,
+                         const ImageLimits& limits) {
+    if (bytes.empty()) throw ImageError(name + ": the file is empty (0 bytes); choose a picture");
+    const auto format = formatOf(bytes);
+    if (format == "webp") return decodeWebp(bytes, name, limits);
+    if (bytes.size() > std::size_t(std::numeric_limits<int>::max()))
+        throw ImageError(name + ": the file is too large to be a picture Stageload can read");
+    const auto size = static_cast<int>(bytes.size());
+    auto refuseSize = [&](std::int64_t w, std::int64_t h) {
+        if (w * h > limits.maxPixels)
+            throw ImageError(name + ": " + std::to_string(w) + "×" + std::to_string(h) +
+                             " is larger than the " + megapixels(limits.maxPixels) +
+                             "-megapixel limit; scale it down first (4096 pixels on the long "
+                             "side is plenty)");
+    };
+    // PNG's size is in its header; stb refuses pictures over 1 GiB without saying their size.
+    if (format == "png" && bytes.size() >= 24 && startsWith(bytes, 12, "IHDR"))
+        refuseSize(readU32(bytes.data() + 16, false), readU32(bytes.data() + 20, false));
+    int w = 0, h = 0, channels = 0;
+    if (!stbi_info_from_memory(bytes.data(), size, &w, &h, &channels))
+        throw ImageError(name + ": not a picture Stageload can read (" + stbi_failure_reason() +
+                         "); use a " + kFormats + " file");
+    refuseSize(w, h);
+    int dw = 0, dh = 0, dc = 0;
+    std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
+        stbi_load_from_memory(bytes.data(), size, &dw, &dh, &dc, 4), stbi_image_free);
+    if (!pixels)
+        throw ImageError(name + ": the " + format + " data is corrupt or truncated (" +
+                         stbi_failure_reason() + "); re-export the picture");
+    DecodedImage d;
+    d.format = format;
+    d.hasAlpha = dc == 2 || dc == 4;
+    d.image = Image(dw, dh, 4);
+    std::memcpy(d.image.pixels.data(), pixels.get(), d.image.pixels.size());
+    d.orientation = exifOrientation(bytes, format);
+    if (d.orientation != 1) d.image = applyOrientation(d.image, d.orientation);
+    return d;
+}
+
+DecodedImage readImageFile(const std::filesystem::path& path, const ImageLimits& limits) {
+    const auto name = path.string();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        throw ImageError(name + ": no such file; check the path");
+    if (std::filesystem::is_directory(path, ec))
+        throw ImageError(name + ": is a folder, not a picture");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ImageError(name + ": cannot be opened (" + std::strerror(errno) + ")");
+    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                    std::istreambuf_iterator<char>());
+    if (in.bad()) throw ImageError(name + ": reading failed (" + std::strerror(errno) + ")");
+    return decodeImage(bytes, name, limits);
+}
+
+std::vector<std::uint8_t> encodePng(const Image& image) {
+    if (image.empty() || (image.channels != 1 && image.channels != 3 && image.channels != 4))
+        throw ImageError("encodePng: needs a non-empty 1-, 3- or 4-channel image");
+    std::vector<std::uint8_t> out;
+    auto append = [](void* context, void* data, int size) {
+        auto* o = static_cast<std::vector<std::uint8_t>*>(context);
+        o->insert(o->end(), static_cast<std::uint8_t*>(data), static_cast<std::uint8_t*>(data) + size);
+    };
+    if (!stbi_write_png_to_func(append, &out, image.width, image.height, image.channels,
+                                image.pixels.data(), image.width * image.channels))
+        throw ImageError("encodePng: the PNG encoder failed");
+    return out;
+}
+
+void writePngFile(const std::filesystem::path& path, const Image& image) {
+    const auto png = encodePng(image);
+    writeFileAtomically(path, std::string_view(reinterpret_cast<const char*>(png.data()), png.size()));
+}
+
+}  // namespace stageload

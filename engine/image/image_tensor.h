@@ -1,0 +1,31 @@
+#pragma once
+// Between 8-bit pictures and float tensors, and the few image operations the pipelines share.
+// Tensors are float CHW (or HW for masks) with values in 0..1.
+
+#include <torch/torch.h>
+
+#include "engine/image/image.h"
+
+namespace stageload {
+
+/// [C,H,W] float 0..1 from an 8-bit picture.
+torch::Tensor imageToTensor(const Image& image);
+
+/// The picture of a [C,H,W] (or [H,W]) float tensor, clamped to 0..1 and rounded.
+Image tensorToImage(const torch::Tensor& chw);
+
+/// Resizes [C,H,W] or [H,W] to `height`×`width`: area-averaging (antialiased) when shrinking,
+/// bilinear when growing.
+torch::Tensor resizeTensor(const torch::Tensor& image, std::int64_t height, std::int64_t width);
+
+/// Mean over a (2r+1)² window, edges averaged over the part inside. [C,H,W] or [H,W].
+torch::Tensor boxBlur(const torch::Tensor& image, std::int64_t radius);
+
+/// Gaussian blur with standard deviation `sigma` pixels (separable; edges replicated).
+torch::Tensor gaussianBlur(const torch::Tensor& image, double sigma);
+
+/// Fills every pixel where `weight` is 0 with colours pulled from where it is not, coarse to
+/// fine (push-pull), so colours continue smoothly past a mask's edge. [C,H,W] and [H,W].
+torch::Tensor pushPullFill(const torch::Tensor& image, const torch::Tensor& weight);
+
+}  // namespace stageload

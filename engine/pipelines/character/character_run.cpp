@@ -1,0 +1,350 @@
+#include "engine/pipelines/character/character_run.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+#include <spdlog/spdlog.h>
+
+#include "engine/export/mesh_export.h"
+#include "engine/image/image_tensor.h"
+#include "engine/load/safetensors.h"
+#include "engine/models/u2netp.h"
+#include "engine/pipelines/character/inflation.h"
+#include "engine/pipelines/character/subject.h"
+#include "engine/pipelines/character/surface_mesh.h"
+#include "engine/pipelines/character/texture_atlas.h"
+#include "engine/pipelines/stage_events.h"
+#include "engine/registry/staged_models.h"
+#include "guard/memory/process_memory.h"
+
+namespace stageload {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::int64_t kWorkLongSide = 2048;   // pictures larger than this are scaled down
+constexpr std::int64_t kFieldLongSide = 1024;  // the finest shape resolution
+constexpr std::int64_t kCoarseLongSide = 128;  // the structure stage's resolution
+constexpr double kFrontDepth = 0.75, kBackDepth = 0.65;  // × thickness: backs are flatter
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+}
+
+double secondsSince(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+torch::Device parseDevice(const std::string& name) {
+    if (name == "cpu") return torch::kCPU;
+    if (name == "cuda") {
+        if (!torch::cuda::is_available())
+            throw UsageError("--device cuda: this LibTorch build has no usable CUDA device "
+                             "(Debian's LibTorch is CPU-only); use --device cpu");
+        return torch::kCUDA;
+    }
+    if (name == "mps")
+        throw UsageError("--device mps: Metal is only available in macOS builds; use --device cpu");
+    throw UsageError("--device '" + name + "': not a device; use cpu, cuda or mps");
+}
+
+// [h,w] at `longSide` pixels on the long side (aspect kept).
+torch::Tensor atLongSide(const torch::Tensor& t, std::int64_t longSide) {
+    const auto h = t.size(-2), w = t.size(-1);
+    const double s = static_cast<double>(longSide) / static_cast<double>(std::max(h, w));
+    return resizeTensor(t, std::max<std::int64_t>(1, std::llround(h * s)),
+                        std::max<std::int64_t>(1, std::llround(w * s)));
+}
+
+// The exported mesh: metres, feet at y = 0, centred; one UV per (vertex, sheet) so the front
+// and the back map to their own atlas regions.
+TexturedMesh assemble(const SheetMesh& sheet, const AtlasLayout& layout, Image texture,
+                      const CharacterParams& params) {
+    TexturedMesh mesh;
+    mesh.name = params.input.stem().string();
+    const auto bounds = meshBounds(sheet.positions);
+    const double height = std::max(1e-9f, bounds[4] - bounds[1]);
+    const double scale = params.heightMeters / height;
+    const double cx = (bounds[0] + bounds[3]) / 2, cz = (bounds[2] + bounds[5]) / 2;
+    const auto normals = smoothNormals(sheet.positions, sheet.indices);
+    std::map<std::pair<std::uint32_t, bool>, std::uint32_t> copies;
+    for (std::size_t f = 0; f + 2 < sheet.indices.size(); f += 3) {
+        // A face belongs to the sheet most of its vertices belong to; faces made of outline
+        // vertices only (after simplification) go by their normal.
+        int vote = 0;
+        for (int k = 0; k < 3; ++k) {
+            const auto side = sheet.sides[sheet.indices[f + k]];
+            vote += side == VertexSide::Front ? 1 : side == VertexSide::Back ? -1 : 0;
+        }
+        if (vote == 0) {
+            double nz = 0;
+            const auto* p = sheet.positions.data();
+            const auto a = sheet.indices[f], b = sheet.indices[f + 1], c = sheet.indices[f + 2];
+            nz = (p[3 * b] - p[3 * a]) * (p[3 * c + 1] - p[3 * a + 1]) -
+                 (p[3 * b + 1] - p[3 * a + 1]) * (p[3 * c] - p[3 * a]);
+            vote = nz >= 0 ? 1 : -1;
+        }
+        const bool back = vote < 0;
+        for (int k = 0; k < 3; ++k) {
+            const auto v = sheet.indices[f + k];
+            auto [it, added] = copies.emplace(std::make_pair(v, back), static_cast<std::uint32_t>(mesh.vertexCount()));
+            if (added) {
+                mesh.positions.insert(mesh.positions.end(),
+                                      {static_cast<float>((sheet.positions[3 * v] - cx) * scale),
+                                       static_cast<float>((sheet.positions[3 * v + 1] - bounds[1]) * scale),
+                                       static_cast<float>((sheet.positions[3 * v + 2] - cz) * scale)});
+                mesh.normals.insert(mesh.normals.end(), normals.begin() + 3 * v, normals.begin() + 3 * v + 3);
+                const auto uv = atlasUv(layout, back, sheet.pixels[2 * v], sheet.pixels[2 * v + 1]);
+                mesh.uvs.insert(mesh.uvs.end(), uv.begin(), uv.end());
+            }
+            mesh.indices.push_back(it->second);
+        }
+    }
+    mesh.texture = std::move(texture);
+    return mesh;
+}
+
+// Grid cells along the long side for about `oversample` × the budget of triangles.
+std::int64_t gridCells(const torch::Tensor& mask, std::size_t triangles, double oversample) {
+    const double fill = mask.mean().item<double>();  // of the crop's own rectangle
+    const double aspect = static_cast<double>(std::min(mask.size(0), mask.size(1))) /
+                          static_cast<double>(std::max(mask.size(0), mask.size(1)));
+    const double cells = oversample * static_cast<double>(triangles) / 4.0 / std::max(0.05, fill * aspect);
+    return std::clamp<std::int64_t>(std::llround(std::sqrt(cells)), 16, kFieldLongSide);
+}
+
+// The stage plan (SPEC §5.1 style): which registry objects each stage holds.
+std::vector<Stage> characterPlan(bool learnedRemover) {
+    return {{"preprocess", learnedRemover ? std::vector<std::string>{"background_remover"}
+                                          : std::vector<std::string>{}},
+            {"structure", {"structure_solver"}},
+            {"shape_512", {"surface_512"}},
+            {"shape_1024", {"surface_1024"}},
+            {"texture", {"texture_baker"}},
+            {"decode", {}},
+            {"export", {}}};
+}
+
+}  // namespace
+
+const char* maskSourceName(MaskSource source) {
+    switch (source) {
+    case MaskSource::Alpha: return "alpha";
+    case MaskSource::Learned: return "learned";
+    case MaskSource::Classical: return "classical";
+    }
+    return "?";
+}
+
+std::filesystem::path defaultWeightsDir() {
+    if (const char* dir = std::getenv("STAGELOAD_WEIGHTS_DIR"); dir && *dir) return dir;
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
+        return std::filesystem::path(xdg) / "stageload" / "weights";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".local" / "share" / "stageload" / "weights";
+    return "weights";
+}
+
+std::vector<std::string> characterStages() {
+    std::vector<std::string> names;
+    for (const auto& stage : characterPlan(true)) names.push_back(stage.name);
+    return names;
+}
+
+void validateCharacterParams(const CharacterParams& p) {
+    if (p.textureSize != 1024 && p.textureSize != 2048 && p.textureSize != 4096)
+        throw UsageError("--texture-size " + std::to_string(p.textureSize) +
+                         ": must be 1024, 2048 or 4096");
+    if (p.triangles < 1000 || p.triangles > 2'000'000)
+        throw UsageError("--triangles " + std::to_string(p.triangles) +
+                         ": out of range; use 1000 to 2000000 (e.g. 40000)");
+    if (!(p.heightMeters > 0.01 && p.heightMeters <= 1000))
+        throw UsageError("--height: out of range; use metres between 0.01 and 1000 (e.g. 1.8)");
+    if (!(p.thickness >= 0.1 && p.thickness <= 3))
+        throw UsageError("--thickness: out of range; use 0.1 to 3 (1 = default depth)");
+    if (p.threads < 0) throw UsageError("--threads: must be 0 (all cores) or more");
+    parseDevice(p.device);
+    const auto ext = lower(p.output.extension().string());
+    if (ext != ".glb" && ext != ".obj")
+        throw UsageError("-o " + p.output.string() + ": the output must end in .glb or .obj");
+    auto dir = p.output.parent_path();
+    if (dir.empty()) dir = ".";
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+        throw FileError(p.output.string() + ": the folder " + dir.string() +
+                        " does not exist; create it or choose another output");
+    if (::access(dir.c_str(), W_OK) != 0)
+        throw FileError(p.output.string() + ": the folder " + dir.string() +
+                        " is not writable; choose another output");
+    if (std::filesystem::is_directory(p.output, ec))
+        throw FileError(p.output.string() + ": is a folder; give a file name ending in .glb or .obj");
+}
+
+CharacterResult runCharacter(const CharacterParams& params) {
+    validateCharacterParams(params);
+    const auto device = parseDevice(params.device);
+    if (params.threads > 0) torch::set_num_threads(params.threads);
+    const auto started = Clock::now();
+    CharacterResult result;
+    auto cancelled = [&](const std::string& where) {
+        if (params.cancel && params.cancel->load())
+            throw Cancelled("the character run was cancelled " + where);
+    };
+
+    // The picture first: a bad file should not wait for any model.
+    const auto decoded = readImageFile(params.input);
+    result.inputWidth = decoded.image.width;
+    result.inputHeight = decoded.image.height;
+    auto rgba = imageToTensor(decoded.image);
+    if (std::max(rgba.size(1), rgba.size(2)) > kWorkLongSide) {
+        rgba = atLongSide(rgba, kWorkLongSide).clamp(0, 1);
+        result.notices.push_back("the picture (" + std::to_string(result.inputWidth) + "×" +
+                                 std::to_string(result.inputHeight) + ") was scaled down to " +
+                                 std::to_string(rgba.size(2)) + "×" + std::to_string(rgba.size(1)) +
+                                 " for the work");
+    }
+    result.workWidth = static_cast<int>(rgba.size(2));
+    result.workHeight = static_cast<int>(rgba.size(1));
+    const bool useAlpha = decoded.hasAlpha && alphaIsMeaningful(rgba[3]);
+
+    const auto weights = (params.weightsDir.empty() ? defaultWeightsDir() : params.weightsDir) /
+                         "u2netp.safetensors";
+    const bool haveWeights = std::filesystem::exists(weights);
+    if (params.remover == RemoverChoice::Learned && !haveWeights)
+        throw WeightFileError(weights.string(), "", "the learned background remover is not "
+                              "installed; run packaging/install-weights.sh");
+    const bool learned = haveWeights && params.remover != RemoverChoice::Classical;
+
+    std::vector<std::pair<std::string, Loader>> loaders;
+    if (learned)
+        loaders.emplace_back("background_remover", [weights, device] {
+            auto net = loadU2NetP(weights);
+            net->to(device);
+            net->eval();
+            return net.ptr();
+        });
+    const auto texture = static_cast<std::int64_t>(params.textureSize);
+    loaders.emplace_back("structure_solver", [device] { return SurfaceSolver(kCoarseLongSide, device).ptr(); });
+    loaders.emplace_back("surface_512", [device] { return SurfaceSolver(512, device).ptr(); });
+    loaders.emplace_back("surface_1024", [device] { return SurfaceSolver(kFieldLongSide, device).ptr(); });
+    loaders.emplace_back("texture_baker", [texture, device] { return TextureBaker(texture, device).ptr(); });
+    const auto plan = characterPlan(learned);
+
+    EventLog log;
+    StagedModelsOptions options;
+    options.events = fanOut({log.sink(), params.events});
+    options.mode = params.mode;
+    StagedModels models(std::move(loaders), plan, std::move(options));  // eager: all built now
+    torch::NoGradGuard noGrad;
+    torch::manual_seed(static_cast<std::uint64_t>(params.seed));
+
+    Subject subject;
+    torch::Tensor fineMask, u, front, back, atlas;
+    AtlasLayout layout;
+    SheetMesh sheet;
+
+    auto runStage = [&](const std::string& name, const std::function<void()>& work) {
+        cancelled("before stage '" + name + "'");
+        if (params.onStage) params.onStage(name, true);
+        const auto eventsBefore = log.events().size();
+        const auto start = Clock::now();
+        models.enter(name);
+        resetPeakRss();
+        work();
+        CharacterStage s;
+        s.name = name;
+        s.seconds = secondsSince(start);
+        s.peakRss = readProcessMemory().peakRss;
+        s.weightBytes = models.loadedBytes();
+        const auto counts = countStageEvents(log.events(), eventsBefore);
+        s.loads = counts.loads;
+        s.releases = counts.releases;
+        s.releasedBytes = counts.releasedBytes;
+        result.stages.push_back(s);
+        spdlog::debug("stage {}: {:.2f} s", name, s.seconds);
+        if (params.onStage) params.onStage(name, false);
+    };
+
+    runStage("preprocess", [&] {
+        MaskPredictor predictor;
+        if (learned)
+            predictor = [&](const torch::Tensor& rgb) {
+                auto net = models.get<U2NetPImpl>("background_remover");
+                // The network sees 320²; shrink with area averaging first so large pictures
+                // are not sampled coarsely, and bring the mask back to full size.
+                const auto small = atLongSide(rgb, 640).clamp(0, 1);
+                auto mask = u2netpMask(*net, small.to(device)).to(torch::kCPU);
+                return resizeTensor(mask, rgb.size(1), rgb.size(2)).clamp(0, 1);
+            };
+        else if (!useAlpha)
+            result.notices.push_back(
+                haveWeights ? "classical background removal was chosen: it expects a plain background"
+                            : "no learned background remover is installed (run "
+                              "packaging/install-weights.sh); the classical cut-out expects a "
+                              "plain background");
+        subject = extractSubject(rgba, useAlpha, predictor, params.input.string());
+        result.maskSource = subject.source;
+        result.subjectMask = tensorToImage(subject.region.to(torch::kFloat32));
+        result.cutout = tensorToImage(torch::cat({subject.rgb, subject.alpha.unsqueeze(0)}));
+        fineMask = atLongSide(subject.alpha, kFieldLongSide).clamp(0, 1);
+    });
+    runStage("structure", [&] {
+        auto solver = models.get<SurfaceSolverImpl>("structure_solver");
+        u = solver->solve(atLongSide(fineMask, kCoarseLongSide).to(device) >= 0.5, {}, 600);
+    });
+    runStage("shape_512", [&] {
+        auto solver = models.get<SurfaceSolverImpl>("surface_512");
+        u = solver->solve(atLongSide(fineMask, 512).to(device) >= 0.5, u, 250);
+    });
+    runStage("shape_1024", [&] {
+        auto solver = models.get<SurfaceSolverImpl>("surface_1024");
+        u = solver->solve(fineMask.to(device) >= 0.5, u, 150).to(torch::kCPU);
+        // √u rises steeply from the outline, so the pixel staircase of the silhouette would
+        // show on the rim as terraces: a light blur of the heights evens it out.
+        auto height = gaussianBlur(inflateHeight(u, 1.0), 2.0);
+        front = height * (kFrontDepth * params.thickness);
+        back = height * (kBackDepth * params.thickness);
+        spdlog::debug("shape residual {:.3g}", solver->residual());
+    });
+    runStage("texture", [&] {
+        layout = planAtlas(fineMask.size(1), fineMask.size(0), texture);
+        atlas = models.get<TextureBakerImpl>("texture_baker")->bake(subject.rgb, subject.alpha, layout).to(torch::kCPU);
+    });
+    runStage("decode", [&] {
+        const auto budget = static_cast<std::size_t>(params.triangles);
+        sheet = buildSheetMesh(fineMask, front, back, gridCells(fineMask, budget, 3.0));
+        if (!decimateSheetMesh(sheet, budget)) {
+            // A grid coarse enough to need no simplification is closed by construction.
+            spdlog::debug("simplification did not stay manifold; meshing at the budget instead");
+            double oversample = 0.95;
+            do {
+                sheet = buildSheetMesh(fineMask, front, back, gridCells(fineMask, budget, oversample));
+                oversample *= 0.9;
+            } while (sheet.indices.size() / 3 > budget && oversample > 0.01);
+        }
+        result.mesh = assemble(sheet, layout, tensorToImage(atlas), params);
+        result.meshReport = checkMesh(result.mesh.positions, result.mesh.indices);
+        if (!result.meshReport.closedManifold())
+            spdlog::warn("the mesh is not a closed manifold: {}", result.meshReport.describe());
+    });
+    runStage("export", [&] {
+        if (lower(params.output.extension().string()) == ".obj") {
+            result.files = writeObj(result.mesh, params.output);
+        } else {
+            writeGlb(result.mesh, params.output);
+            result.files = {params.output};
+        }
+    });
+    models.close();
+    result.events = log.events();
+    result.seconds = secondsSince(started);
+    return result;
+}
+
+}  // namespace stageload

@@ -1,0 +1,103 @@
+#pragma once
+// The built-in `character` pipeline (SPEC §5.2): one picture of a character in, a closed,
+// textured mesh out, ready for Blender.
+//
+//   stageload::CharacterParams p;
+//   p.input = "hero.png";
+//   p.output = "hero.glb";                    // or hero.obj (+ .mtl + .png)
+//   p.events = meter.eventSink();              // loads, releases and stages into the trace
+//   auto r = stageload::runCharacter(p);       // per stage: seconds, peak; the mesh's counts
+//
+// Stages: preprocess (find the subject), structure (coarse shape), shape_512 and shape_1024
+// (the shape refined), texture (one atlas), decode (the mesh), export. Each stage's heavy
+// objects live in the staged registry. Same input and settings give the same bytes, staged or
+// eager.
+//
+// No Torch here: the UI includes this header.
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/core/load_mode.h"
+#include "engine/mesh/mesh.h"
+#include "guard/events/event.h"
+
+namespace stageload {
+
+/// A picture in which no subject could be found. The message names the picture and what to do.
+class NoSubjectError : public Error {
+public:
+    using Error::Error;
+};
+
+/// Where the subject's mask came from.
+enum class MaskSource { Alpha, Learned, Classical };
+const char* maskSourceName(MaskSource source);
+
+/// Which background remover preprocess may use when the picture has no meaningful alpha.
+enum class RemoverChoice { Auto, Learned, Classical };
+
+struct CharacterParams {
+    std::filesystem::path input;
+    std::filesystem::path output;         ///< .glb, or .obj (writes .obj, .mtl and .png)
+    LoadMode mode = LoadMode::Staged;
+    std::int64_t seed = 1;                ///< the back texture's grain
+    int textureSize = 2048;               ///< 1024, 2048 or 4096
+    int triangles = 40000;                ///< triangle budget of the exported mesh
+    double heightMeters = 1.8;            ///< the character's height in the file
+    double thickness = 1.0;               ///< front-to-back depth, relative to the default
+    std::string device = "cpu";           ///< cpu, cuda or mps where this LibTorch has them
+    RemoverChoice remover = RemoverChoice::Auto;
+    std::filesystem::path weightsDir;     ///< empty: defaultWeightsDir()
+    int threads = 0;                      ///< LibTorch intra-op threads; 0 = all cores
+    EventSink events;                     ///< every registry event, as it happens
+    /// Called when a stage begins (true) and ends (false), on the calling thread.
+    std::function<void(const std::string& stage, bool begins)> onStage;
+    const std::atomic<bool>* cancel = nullptr;  ///< checked between steps; stops with Cancelled
+};
+
+struct CharacterStage {
+    std::string name;
+    double seconds = 0.0;
+    std::int64_t peakRss = 0;      ///< process VmHWM during the stage
+    std::int64_t weightBytes = 0;  ///< registry objects resident at the stage's end
+    int loads = 0;
+    int releases = 0;
+    std::int64_t releasedBytes = 0;
+};
+
+struct CharacterResult {
+    std::vector<CharacterStage> stages;
+    std::vector<Event> events;
+    std::vector<std::filesystem::path> files;  ///< what was written
+    TexturedMesh mesh;                          ///< what was exported
+    MaskSource maskSource = MaskSource::Alpha;
+    Image subjectMask;                          ///< 1 channel, 255 = subject, work size
+    Image cutout;                               ///< RGBA: the subject's crop, alpha = its mask
+    std::vector<std::string> notices;           ///< things the user should know (fallbacks)
+    MeshReport meshReport;
+    int inputWidth = 0, inputHeight = 0;        ///< as decoded (upright)
+    int workWidth = 0, workHeight = 0;          ///< after downscaling for the work
+    double seconds = 0.0;
+};
+
+/// ${STAGELOAD_WEIGHTS_DIR} or ${XDG_DATA_HOME:-~/.local/share}/stageload/weights.
+std::filesystem::path defaultWeightsDir();
+
+/// The stage names, in order.
+std::vector<std::string> characterStages();
+
+/// Checks params before any work (UsageError: texture size, triangle budget, height, device,
+/// output extension; FileError: output folder missing or not writable).
+void validateCharacterParams(const CharacterParams& params);
+
+/// Runs the pipeline. ImageError for unreadable pictures, NoSubjectError when nothing stands
+/// out, WeightFileError for broken weights, AtomicWriteError when the output cannot be
+/// written (nothing half-written is left), Cancelled when `cancel` is set.
+CharacterResult runCharacter(const CharacterParams& params);
+
+}  // namespace stageload

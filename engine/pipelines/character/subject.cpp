@@ -1,0 +1,175 @@
+#include "engine/pipelines/character/subject.h"
+
+#include <algorithm>
+#include <deque>
+
+#include "engine/image/image_tensor.h"
+
+namespace stageload {
+namespace {
+
+// Otsu's threshold of values in 0..1.
+double otsu(const torch::Tensor& values) {
+    const int bins = 256;
+    auto hist = torch::histc(values.flatten().clamp(0, 1), bins, 0, 1).to(torch::kFloat64);
+    const auto total = hist.sum().item<double>();
+    auto h = hist.accessor<double, 1>();
+    double sumAll = 0;
+    for (int i = 0; i < bins; ++i) sumAll += i * h[i];
+    double best = 0, threshold = 0.5, w0 = 0, sum0 = 0;
+    for (int i = 0; i < bins; ++i) {
+        w0 += h[i];
+        sum0 += i * h[i];
+        const double w1 = total - w0;
+        if (w0 == 0 || w1 == 0) continue;
+        const double m0 = sum0 / w0, m1 = (sumAll - sum0) / w1;
+        const double between = w0 * w1 * (m0 - m1) * (m0 - m1);
+        if (between > best) {
+            best = between;
+            threshold = (i + 0.5) / bins;
+        }
+    }
+    return threshold;
+}
+
+// Labels 4-connected regions of `on` pixels; returns labels (0 = off) and region sizes.
+std::vector<std::int32_t> label(const std::uint8_t* on, std::int64_t h, std::int64_t w,
+                                std::vector<std::int64_t>& sizes) {
+    std::vector<std::int32_t> labels(std::size_t(h * w), 0);
+    sizes.assign(1, 0);
+    std::deque<std::int64_t> queue;
+    for (std::int64_t start = 0; start < h * w; ++start) {
+        if (!on[start] || labels[start]) continue;
+        const auto id = static_cast<std::int32_t>(sizes.size());
+        sizes.push_back(0);
+        labels[start] = id;
+        queue.push_back(start);
+        while (!queue.empty()) {
+            const auto p = queue.front();
+            queue.pop_front();
+            ++sizes[id];
+            const auto y = p / w, x = p % w;
+            const std::int64_t next[4] = {x > 0 ? p - 1 : -1, x + 1 < w ? p + 1 : -1,
+                                          y > 0 ? p - w : -1, y + 1 < h ? p + w : -1};
+            for (auto q : next) {
+                if (q >= 0 && on[q] && !labels[q]) {
+                    labels[q] = id;
+                    queue.push_back(q);
+                }
+            }
+        }
+    }
+    return labels;
+}
+
+}  // namespace
+
+bool alphaIsMeaningful(const torch::Tensor& alpha) {
+    const auto n = static_cast<double>(alpha.numel());
+    const auto clear = (alpha < 0.1).sum().item<double>() / n;
+    const auto solid = (alpha > 0.9).sum().item<double>() / n;
+    return clear > 0.01 && solid > 0.005;
+}
+
+torch::Tensor classicalMask(const torch::Tensor& rgb) {
+    const auto h = rgb.size(1), w = rgb.size(2);
+    const auto ring = std::max<std::int64_t>(2, std::min(h, w) / 100);
+    auto border = torch::cat({rgb.slice(1, 0, ring).reshape({3, -1}),
+                              rgb.slice(1, h - ring, h).reshape({3, -1}),
+                              rgb.slice(2, 0, ring).reshape({3, -1}),
+                              rgb.slice(2, w - ring, w).reshape({3, -1})},
+                             1);
+    auto background = std::get<0>(border.median(1)).view({3, 1, 1});
+    auto distance = (rgb - background).pow(2).sum(0).sqrt() / std::sqrt(3.0);
+    const double threshold = std::max(0.06, otsu(distance));
+    return (distance > threshold).to(torch::kFloat32);
+}
+
+torch::Tensor refineMask(const torch::Tensor& rgb, const torch::Tensor& mask) {
+    const auto radius = std::max<std::int64_t>(2, std::max(rgb.size(1), rgb.size(2)) / 300);
+    const double eps = 1e-3;
+    auto guide = (rgb[0] * 0.299 + rgb[1] * 0.587 + rgb[2] * 0.114);
+    auto meanI = boxBlur(guide, radius), meanP = boxBlur(mask, radius);
+    auto corrIp = boxBlur(guide * mask, radius), corrII = boxBlur(guide * guide, radius);
+    auto a = (corrIp - meanI * meanP) / (corrII - meanI * meanI + eps);
+    auto b = meanP - a * meanI;
+    return (boxBlur(a, radius) * guide + boxBlur(b, radius)).clamp(0, 1);
+}
+
+torch::Tensor largestRegion(const torch::Tensor& binary, double holeFraction) {
+    const auto h = binary.size(0), w = binary.size(1);
+    auto on = binary.to(torch::kUInt8).contiguous();
+    std::vector<std::int64_t> sizes;
+    const auto labels = label(on.data_ptr<std::uint8_t>(), h, w, sizes);
+    const auto best = std::max_element(sizes.begin() + (sizes.size() > 1 ? 1 : 0), sizes.end()) - sizes.begin();
+    auto out = torch::zeros({h, w}, torch::kUInt8);
+    auto* o = out.data_ptr<std::uint8_t>();
+    if (sizes.size() <= 1) return out;
+    for (std::int64_t i = 0; i < h * w; ++i) o[i] = labels[i] == best;
+    // Holes: background regions that do not touch the picture's border.
+    std::vector<std::uint8_t> off(std::size_t(h * w));
+    for (std::int64_t i = 0; i < h * w; ++i) off[i] = !o[i];
+    std::vector<std::int64_t> holeSizes;
+    const auto holes = label(off.data(), h, w, holeSizes);
+    std::vector<char> touchesBorder(holeSizes.size(), 0);
+    for (std::int64_t x = 0; x < w; ++x) touchesBorder[holes[x]] = touchesBorder[holes[(h - 1) * w + x]] = 1;
+    for (std::int64_t y = 0; y < h; ++y) touchesBorder[holes[y * w]] = touchesBorder[holes[y * w + w - 1]] = 1;
+    const double limit = holeFraction * static_cast<double>(sizes[best]);
+    for (std::int64_t i = 0; i < h * w; ++i) {
+        const auto id = holes[i];
+        if (id && !touchesBorder[id] && static_cast<double>(holeSizes[id]) < limit) o[i] = 1;
+    }
+    return out;
+}
+
+Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredictor& learned,
+                       const std::string& name) {
+    torch::NoGradGuard noGrad;
+    const auto h = rgba.size(1), w = rgba.size(2);
+    auto rgb = rgba.slice(0, 0, 3);
+    Subject s;
+    torch::Tensor soft;
+    if (useAlpha) {
+        soft = rgba[3].clone();
+        s.source = MaskSource::Alpha;
+    } else if (learned) {
+        soft = refineMask(rgb, learned(rgb));
+        s.source = MaskSource::Learned;
+    } else {
+        soft = refineMask(rgb, gaussianBlur(classicalMask(rgb), 1.0));
+        s.source = MaskSource::Classical;
+    }
+    auto region = largestRegion(soft >= 0.5, 0.005);
+    const auto area = region.sum().item<std::int64_t>();
+    if (area < std::max<std::int64_t>(256, h * w / 1000))
+        throw NoSubjectError(name + ": no subject found (" + std::string(maskSourceName(s.source)) +
+                             " mask is empty); use a picture with one character on a plain "
+                             "background, or with a transparent background");
+    if (area > h * w * 98 / 100 && s.source != MaskSource::Alpha)
+        throw NoSubjectError(name + ": no subject found (the whole picture looks like "
+                             "foreground); use a picture with one character on a plain "
+                             "background, or with a transparent background");
+
+    // Bounding box with a margin; the crop may extend past the picture (padded).
+    auto rows = region.any(1).nonzero().flatten(), cols = region.any(0).nonzero().flatten();
+    const auto y0 = rows.min().item<std::int64_t>(), y1 = rows.max().item<std::int64_t>() + 1;
+    const auto x0 = cols.min().item<std::int64_t>(), x1 = cols.max().item<std::int64_t>() + 1;
+    const auto margin = std::max<std::int64_t>(4, std::max(y1 - y0, x1 - x0) * 3 / 100);
+    const auto cy0 = y0 - margin, cy1 = y1 + margin, cx0 = x0 - margin, cx1 = x1 + margin;
+    namespace F = torch::nn::functional;
+    const std::vector<std::int64_t> pad{std::max<std::int64_t>(0, -cx0), std::max<std::int64_t>(0, cx1 - w),
+                                        std::max<std::int64_t>(0, -cy0), std::max<std::int64_t>(0, cy1 - h)};
+    auto keep = F::max_pool2d(region.to(torch::kFloat32).unsqueeze(0).unsqueeze(0),
+                              F::MaxPool2dFuncOptions(5).stride(1).padding(2))
+                    .squeeze(0).squeeze(0);
+    auto alpha = (soft * keep).clamp(0, 1);
+    auto paddedRgb = F::pad(rgb.unsqueeze(0), F::PadFuncOptions(pad).mode(torch::kReplicate)).squeeze(0);
+    auto paddedAlpha = F::pad(alpha.unsqueeze(0), F::PadFuncOptions(pad)).squeeze(0);
+    const auto oy = cy0 + pad[2], ox = cx0 + pad[0];
+    s.rgb = paddedRgb.slice(1, oy, oy + (cy1 - cy0)).slice(2, ox, ox + (cx1 - cx0)).contiguous();
+    s.alpha = paddedAlpha.slice(0, oy, oy + (cy1 - cy0)).slice(1, ox, ox + (cx1 - cx0)).contiguous();
+    s.region = region;
+    return s;
+}
+
+}  // namespace stageload

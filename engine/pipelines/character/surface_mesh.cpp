@@ -1,0 +1,395 @@
+#include "engine/pipelines/character/surface_mesh.h"
+
+#include <meshoptimizer.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <deque>
+#include <map>
+
+#include "engine/image/image_tensor.h"
+#include "engine/mesh/mesh.h"
+
+namespace stageload {
+namespace {
+
+struct Grid {
+    std::int64_t gh, gw;
+    const std::vector<std::uint8_t>& cells;
+    bool in(std::int64_t r, std::int64_t c) const {
+        return r >= 0 && c >= 0 && r < gh && c < gw && cells[r * gw + c];
+    }
+    // Corner (r, c) touches cells (r-1, c-1), (r-1, c), (r, c-1), (r, c).
+    int around(std::int64_t r, std::int64_t c) const {
+        return in(r - 1, c - 1) + in(r - 1, c) + in(r, c - 1) + in(r, c);
+    }
+    bool interior(std::int64_t r, std::int64_t c) const { return around(r, c) == 4; }
+    bool used(std::int64_t r, std::int64_t c) const { return around(r, c) > 0; }
+};
+
+std::int64_t keepLargest(std::vector<std::uint8_t>& cells, std::int64_t gh, std::int64_t gw) {
+    std::vector<std::int32_t> label(cells.size(), 0);
+    std::vector<std::int64_t> sizes{0};
+    std::deque<std::int64_t> queue;
+    for (std::int64_t s = 0; s < gh * gw; ++s) {
+        if (!cells[s] || label[s]) continue;
+        const auto id = static_cast<std::int32_t>(sizes.size());
+        sizes.push_back(0);
+        label[s] = id;
+        queue.push_back(s);
+        while (!queue.empty()) {
+            const auto p = queue.front();
+            queue.pop_front();
+            ++sizes[id];
+            const auto r = p / gw, c = p % gw;
+            const std::int64_t next[4] = {c > 0 ? p - 1 : -1, c + 1 < gw ? p + 1 : -1,
+                                          r > 0 ? p - gw : -1, r + 1 < gh ? p + gw : -1};
+            for (auto q : next)
+                if (q >= 0 && cells[q] && !label[q]) label[q] = id, queue.push_back(q);
+        }
+    }
+    if (sizes.size() <= 2) return 0;
+    const auto best = std::max_element(sizes.begin() + 1, sizes.end()) - sizes.begin();
+    std::int64_t dropped = 0;
+    for (std::size_t i = 0; i < cells.size(); ++i)
+        if (cells[i] && label[i] != best) cells[i] = 0, ++dropped;
+    return dropped;
+}
+
+// Bilinear sample of a [H,W] float image at pixel coordinates (pixel centres at +0.5).
+double sampleAt(const float* img, std::int64_t H, std::int64_t W, double x, double y) {
+    x = std::clamp(x - 0.5, 0.0, double(W - 1));
+    y = std::clamp(y - 0.5, 0.0, double(H - 1));
+    const auto x0 = static_cast<std::int64_t>(x), y0 = static_cast<std::int64_t>(y);
+    const auto x1 = std::min(x0 + 1, W - 1), y1 = std::min(y0 + 1, H - 1);
+    const double fx = x - x0, fy = y - y0;
+    return (img[y0 * W + x0] * (1 - fx) + img[y0 * W + x1] * fx) * (1 - fy) +
+           (img[y1 * W + x0] * (1 - fx) + img[y1 * W + x1] * fx) * fy;
+}
+
+std::uint32_t addVertex(SheetMesh& mesh, double px, double py, double z, VertexSide side) {
+    const auto H = mesh.front.size(0), W = mesh.front.size(1);
+    const double unit = 1.0 / static_cast<double>(std::max(H, W));  // pixels -> long side 1
+    mesh.positions.insert(mesh.positions.end(),
+                          {static_cast<float>((px - W / 2.0) * unit),
+                           static_cast<float>((H - py) * unit), static_cast<float>(z)});
+    mesh.pixels.insert(mesh.pixels.end(), {static_cast<float>(px), static_cast<float>(py)});
+    mesh.sides.push_back(side);
+    return static_cast<std::uint32_t>(mesh.sides.size() - 1);
+}
+
+bool isBack(const SheetMesh& m, const std::uint32_t* t) {
+    int vote = 0;
+    for (int k = 0; k < 3; ++k)
+        vote += m.sides[t[k]] == VertexSide::Back ? -1 : m.sides[t[k]] == VertexSide::Front ? 1 : 0;
+    if (vote != 0) return vote < 0;
+    const auto* p = m.positions.data();
+    const double nz = (p[3 * t[1]] - p[3 * t[0]]) * (p[3 * t[2] + 1] - p[3 * t[0] + 1]) -
+                      (p[3 * t[1] + 1] - p[3 * t[0] + 1]) * (p[3 * t[2]] - p[3 * t[0]]);
+    return nz < 0;
+}
+
+// Simplification sometimes folds a sheet onto itself, leaving a triangle and its mirror image
+// (same corners, opposite winding) inside the surface; the pair encloses nothing. Drops both.
+void dropFoldedPairs(SheetMesh& m) {
+    std::map<std::array<std::uint32_t, 3>, std::vector<std::size_t>> byCorners;
+    for (std::size_t f = 0; f + 2 < m.indices.size(); f += 3) {
+        std::array<std::uint32_t, 3> key{m.indices[f], m.indices[f + 1], m.indices[f + 2]};
+        std::sort(key.begin(), key.end());
+        byCorners[key].push_back(f);
+    }
+    std::vector<char> drop(m.indices.size() / 3, 0);
+    auto winding = [&](std::size_t f) {  // +1 / -1: the cyclic order of the sorted corners
+        const auto* t = &m.indices[f];
+        const auto lowest = std::min_element(t, t + 3) - t;
+        return t[(lowest + 1) % 3] < t[(lowest + 2) % 3] ? 1 : -1;
+    };
+    for (const auto& [key, fs] : byCorners) {
+        std::vector<std::size_t> plus, minus;
+        for (auto f : fs) (winding(f) > 0 ? plus : minus).push_back(f);
+        for (std::size_t i = 0; i < std::min(plus.size(), minus.size()); ++i)
+            drop[plus[i] / 3] = drop[minus[i] / 3] = 1;
+    }
+    std::vector<std::uint32_t> kept;
+    kept.reserve(m.indices.size());
+    for (std::size_t f = 0; f + 2 < m.indices.size(); f += 3)
+        if (!drop[f / 3]) kept.insert(kept.end(), m.indices.begin() + f, m.indices.begin() + f + 3);
+    m.indices = std::move(kept);
+}
+
+// Splits every edge between two outline vertices that lies inside a sheet (two faces of that
+// sheet): such an edge exists in the other sheet too after simplification thinned a neck.
+void splitChords(SheetMesh& m) {
+    for (bool back : {false, true}) {
+        for (bool changed = true; changed;) {
+            changed = false;
+            std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::size_t>> faces;
+            for (std::size_t f = 0; f + 2 < m.indices.size(); f += 3) {
+                if (isBack(m, &m.indices[f]) != back) continue;
+                for (int k = 0; k < 3; ++k) {
+                    const auto a = m.indices[f + k], b = m.indices[f + (k + 1) % 3];
+                    if (m.sides[a] == VertexSide::Outline && m.sides[b] == VertexSide::Outline)
+                        faces[{std::min(a, b), std::max(a, b)}].push_back(f);
+                }
+            }
+            for (const auto& [edge, fs] : faces) {
+                if (fs.size() != 2) continue;  // one face: the outline itself
+                const auto [a, b] = edge;
+                const double px = (m.pixels[2 * a] + m.pixels[2 * b]) / 2;
+                const double py = (m.pixels[2 * a + 1] + m.pixels[2 * b + 1]) / 2;
+                const auto& field = back ? m.back : m.front;
+                const double h = sampleAt(field.data_ptr<float>(), field.size(0), field.size(1), px, py);
+                const auto mid = addVertex(m, px, py, back ? -h : h, back ? VertexSide::Back : VertexSide::Front);
+                for (auto f : fs) {
+                    // Rotate the face so that it reads (p, q, r) with {p, q} = {a, b}.
+                    std::uint32_t t[3] = {m.indices[f], m.indices[f + 1], m.indices[f + 2]};
+                    while (!((t[0] == a || t[0] == b) && (t[1] == a || t[1] == b)))
+                        std::rotate(t, t + 1, t + 3);
+                    m.indices[f] = t[0], m.indices[f + 1] = mid, m.indices[f + 2] = t[2];
+                    m.indices.insert(m.indices.end(), {mid, t[1], t[2]});
+                }
+                changed = true;
+                break;  // face indices moved: collect again
+            }
+        }
+    }
+}
+
+// The outline vertices sit on the sub-pixel contour, the rings inside them on grid lines: on
+// the steep rim that shows as terraces. Umbrella smoothing of the inner vertices' picture
+// positions (a no-op on the regular grid inside) lets the first rings follow the contour; their
+// heights are then sampled again.
+void relaxTowardsOutline(SheetMesh& m, int iterations = 8, double lambda = 0.5) {
+    const auto n = m.sides.size();
+    std::vector<std::vector<std::uint32_t>> neighbours(n);
+    for (std::size_t f = 0; f + 2 < m.indices.size(); f += 3)
+        for (int k = 0; k < 3; ++k) {
+            const auto a = m.indices[f + k], b = m.indices[f + (k + 1) % 3];
+            neighbours[a].push_back(b);
+            neighbours[b].push_back(a);
+        }
+    for (auto& list : neighbours) {
+        std::sort(list.begin(), list.end());
+        list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
+    auto pixels = m.pixels;
+    for (int it = 0; it < iterations; ++it) {
+        auto next = pixels;
+        for (std::size_t v = 0; v < n; ++v) {
+            if (m.sides[v] == VertexSide::Outline || neighbours[v].empty()) continue;
+            double x = 0, y = 0;
+            for (auto w : neighbours[v]) x += pixels[2 * w], y += pixels[2 * w + 1];
+            const auto count = static_cast<double>(neighbours[v].size());
+            next[2 * v] = static_cast<float>(pixels[2 * v] + lambda * (x / count - pixels[2 * v]));
+            next[2 * v + 1] = static_cast<float>(pixels[2 * v + 1] + lambda * (y / count - pixels[2 * v + 1]));
+        }
+        pixels = std::move(next);
+    }
+    const auto H = m.front.size(0), W = m.front.size(1);
+    const double unit = 1.0 / static_cast<double>(std::max(H, W));
+    for (std::size_t v = 0; v < n; ++v) {
+        if (m.sides[v] == VertexSide::Outline) continue;
+        const double px = pixels[2 * v], py = pixels[2 * v + 1];
+        const bool back = m.sides[v] == VertexSide::Back;
+        const auto& field = back ? m.back : m.front;
+        const double h = sampleAt(field.data_ptr<float>(), H, W, px, py);
+        m.pixels[2 * v] = pixels[2 * v];
+        m.pixels[2 * v + 1] = pixels[2 * v + 1];
+        m.positions[3 * v] = static_cast<float>((px - W / 2.0) * unit);
+        m.positions[3 * v + 1] = static_cast<float>((H - py) * unit);
+        m.positions[3 * v + 2] = static_cast<float>(back ? -h : h);
+    }
+}
+
+}  // namespace
+
+std::int64_t cleanCells(std::vector<std::uint8_t>& cells, std::int64_t gh, std::int64_t gw) {
+    std::int64_t dropped = 0;
+    for (bool changed = true; changed;) {
+        changed = false;
+        const Grid g{gh, gw, cells};
+        std::vector<std::int64_t> drop;
+        auto neighbours = [&](std::int64_t r, std::int64_t c) {
+            return g.in(r - 1, c) + g.in(r + 1, c) + g.in(r, c - 1) + g.in(r, c + 1);
+        };
+        // Of two cells, drop the one with fewer neighbours (the later one on a tie).
+        auto dropWeaker = [&](std::int64_t r0, std::int64_t c0, std::int64_t r1, std::int64_t c1) {
+            if (neighbours(r0, c0) < neighbours(r1, c1)) drop.push_back(r0 * gw + c0);
+            else drop.push_back(r1 * gw + c1);
+        };
+        for (std::int64_t r = 0; r < gh; ++r) {
+            for (std::int64_t c = 0; c < gw; ++c) {
+                if (!g.in(r, c)) continue;
+                // A cell with no interior corner would make front and back triangles coincide.
+                if (!g.interior(r, c) && !g.interior(r, c + 1) && !g.interior(r + 1, c) &&
+                    !g.interior(r + 1, c + 1))
+                    drop.push_back(r * gw + c);
+                // The edge shared with the cell below / to the right: both ends on the outline
+                // would make it an edge of four faces.
+                if (g.in(r + 1, c) && !g.interior(r + 1, c) && !g.interior(r + 1, c + 1))
+                    dropWeaker(r, c, r + 1, c);
+                if (g.in(r, c + 1) && !g.interior(r, c + 1) && !g.interior(r + 1, c + 1))
+                    dropWeaker(r, c, r, c + 1);
+            }
+        }
+        // Corners where two cells meet diagonally and the other two are empty.
+        for (std::int64_t r = 1; r < gh; ++r) {
+            for (std::int64_t c = 1; c < gw; ++c) {
+                const bool a = g.in(r - 1, c - 1), b = g.in(r - 1, c), d = g.in(r, c - 1),
+                           e = g.in(r, c);
+                if (a && e && !b && !d) dropWeaker(r - 1, c - 1, r, c);
+                if (b && d && !a && !e) dropWeaker(r - 1, c, r, c - 1);
+            }
+        }
+        for (auto i : drop) {
+            if (cells[i]) cells[i] = 0, ++dropped, changed = true;
+        }
+        const auto split = keepLargest(cells, gh, gw);
+        dropped += split;
+        changed = changed || split > 0;
+    }
+    return dropped;
+}
+
+SheetMesh buildSheetMesh(const torch::Tensor& maskIn, const torch::Tensor& frontIn,
+                         const torch::Tensor& backIn, std::int64_t cellsLong) {
+    torch::NoGradGuard noGrad;
+    auto mask = gaussianBlur(maskIn.to(torch::kCPU, torch::kFloat32), 0.7).contiguous();
+    auto front = frontIn.to(torch::kCPU, torch::kFloat32).contiguous();
+    auto back = backIn.to(torch::kCPU, torch::kFloat32).contiguous();
+    const auto H = mask.size(0), W = mask.size(1);
+    const double cellPx = static_cast<double>(std::max(H, W)) / static_cast<double>(cellsLong);
+    const auto gh = std::max<std::int64_t>(1, std::llround(H / cellPx));
+    const auto gw = std::max<std::int64_t>(1, std::llround(W / cellPx));
+    const double sy = static_cast<double>(H) / gh, sx = static_cast<double>(W) / gw;
+
+    auto coverage = resizeTensor(maskIn.to(torch::kCPU, torch::kFloat32), gh, gw).contiguous();
+    std::vector<std::uint8_t> cells(std::size_t(gh * gw));
+    const auto* cov = coverage.data_ptr<float>();
+    for (std::int64_t i = 0; i < gh * gw; ++i) cells[i] = cov[i] >= 0.5f;
+    cleanCells(cells, gh, gw);
+    const Grid g{gh, gw, cells};
+
+    const auto* m = mask.data_ptr<float>();
+    auto sample = [&](const float* img, double x, double y) { return sampleAt(img, H, W, x, y); };
+
+    SheetMesh out;
+    out.front = front;
+    out.back = back;
+    auto add = [&](double px, double py, double z, VertexSide side) {
+        return addVertex(out, px, py, z, side);
+    };
+
+    // Vertices: outline corners once (moved onto the contour), inner corners front and back.
+    const auto corners = (gh + 1) * (gw + 1);
+    std::vector<std::uint32_t> frontId(std::size_t(corners), UINT32_MAX), backId(std::size_t(corners), UINT32_MAX);
+    const auto* fh = front.data_ptr<float>();
+    const auto* bh = back.data_ptr<float>();
+    for (std::int64_t r = 0; r <= gh; ++r) {
+        for (std::int64_t c = 0; c <= gw; ++c) {
+            if (!g.used(r, c)) continue;
+            double px = c * sx, py = r * sy;
+            const auto k = r * (gw + 1) + c;
+            if (g.interior(r, c)) {
+                frontId[k] = add(px, py, sample(fh, px, py), VertexSide::Front);
+                backId[k] = add(px, py, -sample(bh, px, py), VertexSide::Back);
+                continue;
+            }
+            // Newton steps towards the 0.5 level along the mask's gradient.
+            const double ox = px, oy = py, limit = 0.45 * std::min(sx, sy);
+            for (int it = 0; it < 4; ++it) {
+                const double v = sample(m, px, py);
+                const double gx = sample(m, px + 0.5, py) - sample(m, px - 0.5, py);
+                const double gy = sample(m, px, py + 0.5) - sample(m, px, py - 0.5);
+                const double g2 = gx * gx + gy * gy;
+                if (g2 < 1e-8) break;
+                px += (0.5 - v) * gx / g2;
+                py += (0.5 - v) * gy / g2;
+                const double dx = px - ox, dy = py - oy, d = std::hypot(dx, dy);
+                if (d > limit) px = ox + dx * limit / d, py = oy + dy * limit / d;
+            }
+            frontId[k] = backId[k] = add(px, py, 0.0, VertexSide::Outline);
+        }
+    }
+
+    // Two triangles per cell and sheet, split along a diagonal through an inner corner.
+    for (std::int64_t r = 0; r < gh; ++r) {
+        for (std::int64_t c = 0; c < gw; ++c) {
+            if (!g.in(r, c)) continue;
+            const auto a = r * (gw + 1) + c, b = a + 1, d = a + gw + 1, e = d + 1;  // a b / d e
+            const bool diagonalAE = g.interior(r, c) || g.interior(r + 1, c + 1);
+            auto emit = [&](const std::vector<std::uint32_t>& id, bool flip) {
+                std::uint32_t t[6];
+                if (diagonalAE) {
+                    t[0] = id[a], t[1] = id[e], t[2] = id[b], t[3] = id[a], t[4] = id[d], t[5] = id[e];
+                } else {
+                    t[0] = id[a], t[1] = id[d], t[2] = id[b], t[3] = id[b], t[4] = id[d], t[5] = id[e];
+                }
+                if (flip) std::swap(t[1], t[2]), std::swap(t[4], t[5]);
+                out.indices.insert(out.indices.end(), t, t + 6);
+            };
+            emit(frontId, false);  // counter-clockwise seen from +z (y up, rows down)
+            emit(backId, true);
+        }
+    }
+    relaxTowardsOutline(out);
+    return out;
+}
+
+bool decimateSheetMesh(SheetMesh& mesh, std::size_t triangles) {
+    if (mesh.indices.size() / 3 <= triangles) return true;
+    const auto n = mesh.sides.size();
+    // Front and back are simplified apart with their shared outline locked, so they still meet
+    // vertex for vertex: collapses across the thin rim could fold one sheet onto the other.
+    std::vector<unsigned int> sheets[2];
+    for (std::size_t f = 0; f + 2 < mesh.indices.size(); f += 3) {
+        const bool back = isBack(mesh, &mesh.indices[f]);
+        sheets[back].insert(sheets[back].end(), mesh.indices.begin() + f, mesh.indices.begin() + f + 3);
+    }
+    const auto total = static_cast<double>(mesh.indices.size() / 3);
+    // Now and then a collapse sequence overlaps a sheet with itself in a way no local repair
+    // undoes; another target gives another sequence. Room is left for the few faces
+    // splitChords adds (two per split edge).
+    for (double fill : {0.99, 0.97, 0.94, 0.9, 0.85}) {
+        SheetMesh candidate = mesh;
+        candidate.indices.clear();
+        for (const auto& sheet : sheets) {
+            const auto share = static_cast<double>(sheet.size() / 3) / total;
+            const auto target = static_cast<std::size_t>(share * fill * static_cast<double>(triangles)) * 3;
+            std::vector<unsigned int> out(sheet.size());
+            float error = 0.0f;
+            out.resize(meshopt_simplify(out.data(), sheet.data(), sheet.size(), mesh.positions.data(), n,
+                                        sizeof(float) * 3, target, 1.0f, meshopt_SimplifyLockBorder,
+                                        &error));
+            candidate.indices.insert(candidate.indices.end(), out.begin(), out.end());
+        }
+        dropFoldedPairs(candidate);
+        splitChords(candidate);
+        if (candidate.indices.size() / 3 > triangles ||
+            !checkMesh(candidate.positions, candidate.indices).closedManifold())
+            continue;
+        // Keep the vertices still used, in first-use order.
+        std::vector<std::uint32_t> remap(candidate.sides.size(), UINT32_MAX);
+        SheetMesh out;
+        out.front = mesh.front;
+        out.back = mesh.back;
+        for (auto& i : candidate.indices) {
+            if (remap[i] == UINT32_MAX) {
+                remap[i] = static_cast<std::uint32_t>(out.sides.size());
+                out.positions.insert(out.positions.end(), candidate.positions.begin() + 3 * i,
+                                     candidate.positions.begin() + 3 * i + 3);
+                out.pixels.insert(out.pixels.end(), candidate.pixels.begin() + 2 * i,
+                                  candidate.pixels.begin() + 2 * i + 2);
+                out.sides.push_back(candidate.sides[i]);
+            }
+            i = remap[i];
+        }
+        out.indices = std::move(candidate.indices);
+        mesh = std::move(out);
+        return true;
+    }
+    return false;
+}
+
+}  // namespace stageload

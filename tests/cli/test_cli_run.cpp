@@ -1,0 +1,184 @@
+// `stageload run` as users and scripts meet it: every sample becomes a .glb that the Khronos
+// glTF validator passes with no errors and no warnings and that Blender imports as one textured
+// mesh of the right height; the trace has every stage; bad input gets its documented exit code.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+const QString kExe = STAGELOAD_EXE;
+const QString kSamples = STAGELOAD_SAMPLES_DIR;
+const QString kValidator = STAGELOAD_SOURCE_DIR "/tests/cli/validate_gltf.mjs";
+const QString kBlenderCheck = STAGELOAD_SOURCE_DIR "/tests/cli/blender_check.py";
+const QStringList kSampleNames = {"knight_alpha", "knight_white", "slime_busy", "lantern_alpha",
+                                  "creature_gray"};
+
+struct Result {
+    int code = -1;
+    QString out, err;
+};
+
+Result runProcess(const QString& program, const QStringList& args, int timeoutMs = 300000,
+                  const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(program, args);
+    Result r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = program + " timed out";
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : 128 + p.exitCode();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+Result stageload(const QStringList& args) { return runProcess(kExe, args); }
+
+}  // namespace
+
+class TestCliRun : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString glb(const QString& name) const { return dir_.path() + "/" + name + ".glb"; }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        for (const auto& name : kSampleNames) {
+            const auto r = stageload({"run", kSamples + "/" + name + ".png", "-o", glb(name)});
+            QVERIFY2(r.code == 0, qPrintable(name + ": " + r.err));
+            QVERIFY2(r.out.contains("closed, manifold, outward"), qPrintable(r.out));
+        }
+    }
+
+    void everySamplePassesTheGltfValidator() {
+        QStringList args{kValidator};
+        for (const auto& name : kSampleNames) args << glb(name);
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("NODE_PATH", STAGELOAD_NODE_MODULES);
+        const auto r = runProcess("node", args, 120000, env);
+        qInfo().noquote() << r.out.trimmed();
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        const auto lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), kSampleNames.size());
+        for (const auto& line : lines) {
+            const auto o = QJsonDocument::fromJson(line.toUtf8()).object();
+            QCOMPARE(o["errors"].toInt(-1), 0);
+            QCOMPARE(o["warnings"].toInt(-1), 0);
+        }
+    }
+
+    void everySampleImportsIntoBlender() {
+        for (const auto& name : kSampleNames) {
+            const auto r = runProcess("blender", {"-b", "--factory-startup", "--python", kBlenderCheck,
+                                                  "--", glb(name), "2048", "1.8"});
+            QVERIFY2(r.code == 0 && !r.out.contains("FAIL"),
+                     qPrintable(name + ": exit " + QString::number(r.code) + "\n" + r.out + r.err));
+            QVERIFY2(r.out.contains("ok    one mesh object"), qPrintable(r.out));
+        }
+    }
+
+    void sameInputSameBytes() {
+        const auto again = dir_.path() + "/again.glb";
+        const auto eager = dir_.path() + "/eager.glb";
+        QCOMPARE(stageload({"run", kSamples + "/knight_alpha.png", "-o", again}).code, 0);
+        QCOMPARE(stageload({"run", kSamples + "/knight_alpha.png", "-o", eager, "--load", "eager"}).code, 0);
+        auto bytes = [](const QString& f) {
+            QFile file(f);
+            file.open(QIODevice::ReadOnly);
+            return file.readAll();
+        };
+        QVERIFY(bytes(again) == bytes(glb("knight_alpha")));
+        QVERIFY(bytes(eager) == bytes(glb("knight_alpha")));
+    }
+
+    void traceHasEveryStage() {
+        const auto trace = dir_.path() + "/run.jsonl";
+        const auto r = stageload({"run", kSamples + "/lantern_alpha.png", "-o", dir_.path() + "/t.glb",
+                                  "--trace", trace, "--texture-size", "1024", "--triangles", "10000"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile file(trace);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QStringList stages;
+        int loads = 0, releases = 0, samples = 0;
+        QString last;
+        for (const auto& line : file.readAll().trimmed().split('\n')) {
+            const auto o = QJsonDocument::fromJson(line).object();
+            const auto type = o["type"].toString(), kind = o["kind"].toString();
+            if (type == "event" && kind == "stage") stages << o["stage"].toString();
+            loads += type == "event" && kind == "load";
+            releases += type == "event" && kind == "release";
+            samples += type == "sample";
+            last = type;
+        }
+        QCOMPARE(stages, QStringList({"preprocess", "structure", "shape_512", "shape_1024", "texture",
+                                      "decode", "export"}));
+        QCOMPARE(loads, 4);      // the lantern has alpha: no background remover
+        QVERIFY(releases >= 4);
+        QVERIFY(samples > 0);
+        QCOMPARE(last, QString("end"));
+        // The summary reads it.
+        const auto summary = stageload({"summary", trace});
+        QCOMPARE(summary.code, 0);
+        QVERIFY(summary.out.contains("shape_1024"));
+    }
+
+    void probeShowsEveryPhase() {
+        const auto weights = qEnvironmentVariable("STAGELOAD_WEIGHTS_DIR") + "/u2netp.safetensors";
+        const auto r = stageload({"probe", weights});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        for (const auto* phase : {"before", "load", "warm-up", "inference", "release"})
+            QVERIFY2(r.out.contains(QString("\n") + phase + " "), qPrintable(r.out));
+        QVERIFY(r.out.contains("1125485 parameters"));
+        const auto missing = stageload({"probe", dir_.path() + "/nope.pt"});
+        QCOMPARE(missing.code, 1);
+        QVERIFY(missing.err.contains("no such file"));
+        const auto noShape = stageload({"probe", STAGELOAD_SOURCE_DIR "/README.md"});
+        QCOMPARE(noShape.code, 2);
+        QVERIFY(noShape.err.contains("--input"));
+        QCOMPARE(stageload({"probe", weights, "--input", "1,x"}).code, 2);
+    }
+
+    void badInputGetsItsExitCode_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("output");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        const auto d = dir_.path();
+        QTest::newRow("missing picture") << d + "/nope.png" << d + "/a.glb" << QStringList() << 66 << "no such file";
+        QTest::newRow("not a picture") << STAGELOAD_SOURCE_DIR "/README.md" << d + "/a.glb" << QStringList() << 65 << "not a picture";
+        QTest::newRow("no subject") << d + "/blank.png" << d + "/a.glb" << QStringList() << 65 << "no subject found";
+        QTest::newRow("output folder missing") << kSamples + "/knight_alpha.png" << d + "/none/a.glb" << QStringList() << 73 << "does not exist";
+        QTest::newRow("output type") << kSamples + "/knight_alpha.png" << d + "/a.fbx" << QStringList() << 2 << ".glb or .obj";
+        QTest::newRow("texture size") << kSamples + "/knight_alpha.png" << d + "/a.glb" << QStringList{"--texture-size", "100"} << 2 << "texture-size";
+        QTest::newRow("triangles") << kSamples + "/knight_alpha.png" << d + "/a.glb" << QStringList{"--triangles", "5"} << 2 << "triangles";
+        QTest::newRow("device") << kSamples + "/knight_alpha.png" << d + "/a.glb" << QStringList{"--device", "mps"} << 2 << "macOS";
+    }
+    void badInputGetsItsExitCode() {
+        QFETCH(QString, input);
+        QFETCH(QString, output);
+        QFETCH(QStringList, extra);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        // A blank picture: nothing stands out.
+        QImage blank(200, 300, QImage::Format_RGB32);
+        blank.fill(Qt::white);
+        QVERIFY(blank.save(dir_.path() + "/blank.png"));
+        const auto r = stageload(QStringList{"run", input, "-o", output} + extra);
+        QVERIFY2(r.code == code, qPrintable(QString("exit %1: %2").arg(r.code).arg(r.err)));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(!QFile::exists(output));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliRun)
+#include "test_cli_run.moc"

@@ -1,0 +1,111 @@
+// `stageload bench character`: every sample picture through the character pipeline, staged and
+// eager, each with a memory trace; per stage the seconds and the peak footprint read back from
+// the traces (as `stageload summary` reads them), then each run's total and peak.
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+
+#include "engine/pipelines/character/character_run.h"
+#include "guard/meter/meter.h"
+#include "guard/trace/summary.h"
+#include "guard/trace/trace_reader.h"
+#include "ui/cli/commands.h"
+
+namespace stageload::cli {
+namespace {
+
+struct CharacterBenchOptions {
+    std::string samples = "resources/samples";
+    std::string out;
+    int textureSize = 2048;
+    int triangles = 40000;
+};
+
+double gib(std::int64_t bytes) { return static_cast<double>(bytes) / static_cast<double>(1ll << 30); }
+
+Summary runOnce(const std::filesystem::path& picture, const std::filesystem::path& out, LoadMode mode,
+                const CharacterBenchOptions& o) {
+    const auto tag = picture.stem().string() + (mode == LoadMode::Eager ? "-eager" : "-staged");
+    CharacterParams p;
+    p.input = picture;
+    p.output = out / (tag + ".glb");
+    p.mode = mode;
+    p.textureSize = o.textureSize;
+    p.triangles = o.triangles;
+    const auto trace = out / (tag + ".trace.jsonl");
+    {
+        MeterParams mp;
+        mp.tracePath = trace;
+        mp.interval = 0.05;
+        mp.meta = {{"pipeline", "character"}, {"input", picture.string()},
+                   {"load", mode == LoadMode::Eager ? "eager" : "staged"}};
+        Meter meter(std::move(mp));
+        p.events = meter.eventSink();
+        runCharacter(p);
+        meter.stop();
+    }
+    return summarize(readTrace(trace));
+}
+
+int runCharacterBench(const CharacterBenchOptions& o) {
+    std::vector<std::filesystem::path> pictures;
+    for (const auto& entry : std::filesystem::directory_iterator(o.samples))
+        if (entry.path().extension() == ".png") pictures.push_back(entry.path());
+    std::sort(pictures.begin(), pictures.end());
+    if (pictures.empty()) throw FileError(o.samples + ": no .png pictures to run");
+    const std::filesystem::path out = o.out.empty() ? std::filesystem::temp_directory_path() /
+                                                          "stageload-bench-character"
+                                                    : std::filesystem::path(o.out);
+    std::filesystem::create_directories(out);
+    std::printf("character pipeline: %zu pictures from %s, texture %d, %d triangles; traces in %s\n",
+                pictures.size(), o.samples.c_str(), o.textureSize, o.triangles, out.c_str());
+    const auto stages = characterStages();
+    std::printf("\n%-15s %-6s", "picture", "load");
+    for (const auto& s : stages) std::printf(" %11s", s.c_str());
+    std::printf(" %8s %9s\n", "total s", "peak GiB");
+    std::printf("%-22s", "");
+    for (std::size_t i = 0; i < stages.size(); ++i) std::printf(" %11s", "s / GiB");
+    std::printf("\n");
+    for (const auto& picture : pictures) {
+        for (auto mode : {LoadMode::Staged, LoadMode::Eager}) {
+            const auto s = runOnce(picture, out, mode, o);
+            std::printf("%-15s %-6s", picture.stem().c_str(), mode == LoadMode::Eager ? "eager" : "staged");
+            double total = 0;
+            for (const auto& name : stages) {
+                const auto it = std::find_if(s.stages.begin(), s.stages.end(),
+                                             [&](const StageWindow& w) { return w.name == name; });
+                if (it == s.stages.end()) {
+                    std::printf(" %11s", "-");
+                    continue;
+                }
+                total += it->seconds;
+                std::printf(" %5.2f/%5.3f", it->seconds, gib(it->peakFootprint.value_or(0)));
+            }
+            std::printf(" %8.2f %9.3f\n", total, gib(s.peakFootprint.value_or(0)));
+            std::fflush(stdout);
+        }
+    }
+    std::printf("(s: stage seconds; GiB: peak footprint in the stage's window; total: the stages' "
+                "seconds; peak: the whole run's)\n");
+    return 0;
+}
+
+}  // namespace
+
+void addCharacterBenchCommand(CLI::App& bench, Selected& selected) {
+    auto o = std::make_shared<CharacterBenchOptions>();
+    auto* cmd = bench.add_subcommand(
+        "character", "Every sample picture through the character pipeline, staged and eager: "
+                     "per stage seconds and peak memory from the traces");
+    cmd->add_option("--samples", o->samples, "Folder of .png pictures (default resources/samples)");
+    cmd->add_option("--out", o->out, "Folder for the meshes and traces (default a temp folder)");
+    cmd->add_option("--texture-size", o->textureSize, "Texture atlas size")
+        ->check(CLI::IsMember({1024, 2048, 4096}));
+    cmd->add_option("--triangles", o->triangles, "Triangle budget")->check(CLI::Range(1000, 2'000'000));
+    cmd->callback([o, &selected] { selected = [o] { return runCharacterBench(*o); }; });
+}
+
+}  // namespace stageload::cli
