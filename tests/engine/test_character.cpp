@@ -90,20 +90,32 @@ private slots:
     void samplesBecomeClosedMeshesThatMatchThePicture_data() {
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("truth");  // a picture whose alpha is the true subject
-        QTest::newRow("knight, alpha") << "knight_alpha.png" << "knight_alpha.png";
-        QTest::newRow("lantern, alpha") << "lantern_alpha.png" << "lantern_alpha.png";
-        QTest::newRow("knight on white, learned remover") << "knight_white.png" << "knight_alpha.png";
+        QTest::addColumn<int>("remover");    // RemoverChoice
+        QTest::addColumn<double>("minMaskIou");  // the remover's subject against the truth
+        const int u2netp = static_cast<int>(RemoverChoice::U2NetP);
+        QTest::newRow("knight, alpha") << "knight_alpha.png" << "knight_alpha.png" << u2netp << 0.999;
+        QTest::newRow("lantern, alpha") << "lantern_alpha.png" << "lantern_alpha.png" << u2netp << 0.999;
+        QTest::newRow("knight on white, U²-Netp")
+            << "knight_white.png" << "knight_alpha.png" << u2netp << 0.97;
+        // ISNet takes the knight's near-white breastplate for background (0.92): the reason
+        // auto prefers U²-Netp. The bound keeps it from getting worse unnoticed.
+        QTest::newRow("knight on white, ISNet")
+            << "knight_white.png" << "knight_alpha.png" << static_cast<int>(RemoverChoice::ISNet) << 0.90;
     }
     void samplesBecomeClosedMeshesThatMatchThePicture() {
         QFETCH(QString, input);
         QFETCH(QString, truth);
+        QFETCH(int, remover);
+        QFETCH(double, minMaskIou);
         QTemporaryDir dir;
         const auto out = std::filesystem::path(dir.path().toStdString()) / "out.glb";
         auto p = quick(kSamples / input.toStdString(), out);
         p.textureSize = 2048;  // the default: the front keeps the picture's resolution
+        p.remover = static_cast<RemoverChoice>(remover);
         const auto r = runCharacter(p);
         qInfo("%s: %.2f s, mask from %s, %s", qPrintable(input), r.seconds,
               maskSourceName(r.maskSource), r.meshReport.describe().c_str());
+        if (p.remover == RemoverChoice::ISNet) QVERIFY(r.maskSource == MaskSource::ISNet);
         QVERIFY2(r.meshReport.closedManifold(), r.meshReport.describe().c_str());
         QVERIFY(r.mesh.triangleCount() <= 20000);
         QVERIFY(r.mesh.triangleCount() > 10000);
@@ -133,13 +145,14 @@ private slots:
                 either += a || f;
             }
         qInfo("  subject mask vs truth: IoU %.4f", both / either);
-        QVERIFY2(both / either >= 0.95, qPrintable(QString::number(both / either)));
+        QVERIFY2(both / either >= minMaskIou, qPrintable(QString::number(both / either)));
     }
 
     void stagedAndEagerWriteTheSameBytes() {
         QTemporaryDir dir;
         const std::filesystem::path d = dir.path().toStdString();
         auto staged = quick(kSamples / "slime_busy.png", d / "staged.glb");
+        staged.remover = RemoverChoice::U2NetP;  // the network is built mid-run when staged
         auto eager = staged;
         eager.output = d / "eager.glb";
         eager.mode = LoadMode::Eager;
@@ -228,7 +241,7 @@ private slots:
         QVERIFY(!std::filesystem::exists(p.output));
         // Missing weights: learned refused with the fix; auto falls back with a notice.
         p.weightsDir = d / "none";
-        p.remover = RemoverChoice::Learned;
+        p.remover = RemoverChoice::U2NetP;
         try {
             runCharacter(p);
             QFAIL("no error");

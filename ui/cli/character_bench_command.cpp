@@ -82,14 +82,18 @@ int runCharacterBench(const CharacterBenchOptions& o) {
                     continue;
                 }
                 total += it->seconds;
-                std::printf(" %5.2f/%5.3f", it->seconds, gib(it->peakFootprint.value_or(0)));
+                if (it->peakFootprint)
+                    std::printf(" %5.2f/%5.3f", it->seconds, gib(*it->peakFootprint));
+                else  // shorter than the sampling interval: no sample fell in the window
+                    std::printf(" %5.2f/%5s", it->seconds, "-");
             }
             std::printf(" %8.2f %9.3f\n", total, gib(s.peakFootprint.value_or(0)));
             std::fflush(stdout);
         }
     }
-    std::printf("(s: stage seconds; GiB: peak footprint in the stage's window; total: the stages' "
-                "seconds; peak: the whole run's)\n");
+    std::printf("(s: stage seconds; GiB: peak footprint in the stage's window, - when the stage was "
+                "shorter than the 50 ms sampling interval; total: the stages' seconds, so eager's "
+                "up-front loads are not in it; peak: the whole run's)\n");
     return 0;
 }
 

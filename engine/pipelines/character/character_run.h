@@ -35,11 +35,14 @@ public:
 };
 
 /// Where the subject's mask came from.
-enum class MaskSource { Alpha, Learned, Classical };
+enum class MaskSource { Alpha, U2NetP, ISNet, Classical };
+/// "alpha", "u2netp", "isnet", "classical".
 const char* maskSourceName(MaskSource source);
 
-/// Which background remover preprocess may use when the picture has no meaningful alpha.
-enum class RemoverChoice { Auto, Learned, Classical };
+/// Which background remover preprocess uses when the picture has no meaningful alpha. Auto:
+/// U²-Netp when installed, else ISNet when installed (install-weights.sh --isnet), else the
+/// classical cut-out with a notice. Asking for a learned one that is not installed is an error.
+enum class RemoverChoice { Auto, U2NetP, ISNet, Classical };
 
 struct CharacterParams {
     std::filesystem::path input;

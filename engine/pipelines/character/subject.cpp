@@ -123,7 +123,7 @@ torch::Tensor largestRegion(const torch::Tensor& binary, double holeFraction) {
 }
 
 Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredictor& learned,
-                       const std::string& name) {
+                       MaskSource learnedSource, const std::string& name) {
     torch::NoGradGuard noGrad;
     const auto h = rgba.size(1), w = rgba.size(2);
     auto rgb = rgba.slice(0, 0, 3);
@@ -134,7 +134,7 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
         s.source = MaskSource::Alpha;
     } else if (learned) {
         soft = refineMask(rgb, learned(rgb));
-        s.source = MaskSource::Learned;
+        s.source = learnedSource;
     } else {
         soft = refineMask(rgb, gaussianBlur(classicalMask(rgb), 1.0));
         s.source = MaskSource::Classical;

@@ -37,9 +37,10 @@ torch::Tensor refineMask(const torch::Tensor& rgb, const torch::Tensor& mask);
 /// `holeFraction` of its area filled.
 torch::Tensor largestRegion(const torch::Tensor& binary, double holeFraction);
 
-/// Cuts the subject out of `rgba` ([4,H,W], alpha used only when `useAlpha`). `learned` may be
-/// empty (then the classical cut-out is used). `name` is used in messages.
+/// Cuts the subject out of `rgba` ([4,H,W], alpha used only when `useAlpha`). `learned` (the
+/// remover `learnedSource` names) may be empty: then the classical cut-out is used. `name` is
+/// used in messages.
 Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredictor& learned,
-                       const std::string& name);
+                       MaskSource learnedSource, const std::string& name);
 
 }  // namespace stageload
