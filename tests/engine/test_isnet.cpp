@@ -13,11 +13,15 @@
 #include <QtTest>
 
 #include "engine/core/errors.h"
+#include "engine/pipelines/character/character_run.h"
+#include "guard/memory/process_memory.h"
+#include "model_test_support.h"
 #include "engine/load/safetensors.h"
 #include "engine/models/isnet.h"
 #include "engine/models/u2netp.h"
 
 using namespace stageload;
+using namespace stageload::test;
 namespace fs = std::filesystem;
 
 namespace {
@@ -34,79 +38,10 @@ constexpr double kNetMeanTolerance = 2e-5;
 
 const fs::path kData = STAGELOAD_ISNET_DATA;
 
-// $STAGELOAD_WEIGHTS_DIR, else ${XDG_DATA_HOME:-~/.local/share}/stageload/weights.
-fs::path weightsDir() {
-    if (const char* dir = std::getenv("STAGELOAD_WEIGHTS_DIR"); dir && *dir) return dir;
-    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
-        return fs::path(xdg) / "stageload" / "weights";
-    const char* home = std::getenv("HOME");
-    return fs::path(home ? home : "") / ".local" / "share" / "stageload" / "weights";
-}
-
-// A PNG as uint8 [channels, H, W] (8-bit) or int32 [channels, H, W] (16-bit, `sixteen`).
-torch::Tensor readPng(const fs::path& path, int channels, bool sixteen = false) {
-    int w = 0, h = 0, n = 0;
-    void* pixels = sixteen ? static_cast<void*>(stbi_load_16(path.c_str(), &w, &h, &n, channels))
-                           : static_cast<void*>(stbi_load(path.c_str(), &w, &h, &n, channels));
-    if (!pixels)
-        throw std::runtime_error(path.string() + ": cannot read (" + stbi_failure_reason() + ")");
-    std::unique_ptr<void, void (*)(void*)> owner(pixels, stbi_image_free);
-    const auto t =
-        torch::from_blob(pixels, {h, w, channels}, sixteen ? torch::kInt16 : torch::kUInt8);
-    // int16 holds 0..65535 as two's complement: widen and undo that.
-    const auto wide = sixteen ? t.to(torch::kInt32).remainder(65536) : t.clone();
-    return wide.permute({2, 0, 1}).contiguous();
-}
-
-// Float [3, H, W], 0..1, as a caller of the engine would hand it over.
-torch::Tensor toUnit(const torch::Tensor& bytes) {
-    return bytes.to(torch::kFloat32) / 255;
-}
-
 // The package's tensorHWCtoBCHW, (v - 128) / 256, written again here: the oracle for
 // isnetPreprocess.
 torch::Tensor normalise(const torch::Tensor& bytes) {
     return ((bytes.to(torch::kFloat64) - 128) / 256).to(torch::kFloat32).unsqueeze(0);
-}
-
-// Peak resident memory of this process (Linux VmHWM), bytes; -1 where unknown.
-std::int64_t peakRss() {
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    while (status >> key) {
-        if (key == "VmHWM:") {
-            std::int64_t kb = 0;
-            status >> kb;
-            return kb * 1024;
-        }
-        status.ignore(4096, '\n');
-    }
-    return -1;
-}
-
-std::int64_t currentRss() {
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    while (status >> key) {
-        if (key == "VmRSS:") {
-            std::int64_t kb = 0;
-            status >> kb;
-            return kb * 1024;
-        }
-        status.ignore(4096, '\n');
-    }
-    return -1;
-}
-
-// The WeightFileError f throws; fails the calling test (by returning an empty optional) if none.
-template <class F>
-std::optional<WeightFileError> weightError(F f) {
-    try {
-        f();
-    } catch (const WeightFileError& e) {
-        return e;
-    }
-    return std::nullopt;
 }
 
 }  // namespace
@@ -141,7 +76,7 @@ private slots:
     void initTestCase() {
         torch::set_num_threads(2);
         QVERIFY(dir_.isValid());
-        weights_ = weightsDir() / "isnet.safetensors";
+        weights_ = defaultWeightsDir() / "isnet.safetensors";
         const auto why = "ISNet weights not found at " + weights_.string() +
                          ". Install them with packaging/install-weights.sh --isnet (ctest does it "
                          "through its install_weights_isnet fixture) or point "
@@ -152,7 +87,7 @@ private slots:
         net_ = loadISNet(weights_);
         qInfo("loadISNet: %.2f s, resident %.0f MiB",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-              currentRss() / 1048576.0);
+              readProcessMemory().rss / 1048576.0);
     }
 
     void hasTheOriginalsParameters() {
@@ -208,14 +143,14 @@ private slots:
     void maskMatchesOnnxRuntimeAndThePackage() {
         const auto picture = toUnit(readPng(kData / "input.png", 3));
         torch::Tensor probabilities;
-        const auto rssBefore = currentRss();
-        std::ofstream("/proc/self/clear_refs") << "5";  // restart VmHWM (Linux)
+        const auto rssBefore = readProcessMemory().rss;
+        resetPeakRss();
         const auto started = std::chrono::steady_clock::now();
         const auto mask = isnetMask(*net_, picture, &probabilities);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         qInfo("isnetMask at 1024², %d threads: %.1f s; resident %.0f MiB before, peak %.0f MiB",
-              torch::get_num_threads(), seconds, rssBefore / 1048576.0, peakRss() / 1048576.0);
+              torch::get_num_threads(), seconds, rssBefore / 1048576.0, readProcessMemory().peakRss / 1048576.0);
 
         // The network against onnxruntime.
         const auto expected = readPng(kData / "reference_1024.png", 1, /*sixteen=*/true)
@@ -256,12 +191,7 @@ private slots:
         const auto bytes = fs::file_size(weights_);
         for (const auto keep : {bytes / 2, bytes - 1, std::uintmax_t(100), std::uintmax_t(0)}) {
             const auto cut = temp("truncated.safetensors");
-            {
-                std::ifstream in(weights_, std::ios::binary);
-                std::string data(keep, '\0');
-                in.read(data.data(), static_cast<std::streamsize>(keep));
-                std::ofstream(cut, std::ios::binary | std::ios::trunc) << data;
-            }
+            writeTruncatedCopy(weights_, cut, keep);
             const auto e = weightError([&] { loadISNet(cut); });
             QVERIFY2(e, qPrintable(QString("no WeightFileError for %1 bytes").arg(keep)));
             QVERIFY2(std::string(e->what()).find("truncated.safetensors") != std::string::npos,

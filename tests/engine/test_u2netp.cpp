@@ -14,10 +14,13 @@
 #include <QtTest>
 
 #include "engine/core/errors.h"
+#include "engine/pipelines/character/character_run.h"
+#include "model_test_support.h"
 #include "engine/load/safetensors.h"
 #include "engine/models/u2netp.h"
 
 using namespace stageload;
+using namespace stageload::test;
 namespace fs = std::filesystem;
 using torch::indexing::None;
 using torch::indexing::Slice;
@@ -30,30 +33,6 @@ namespace {
 constexpr double kNetTolerance = 1e-4;
 
 const fs::path kData = STAGELOAD_U2NETP_DATA;
-
-// $STAGELOAD_WEIGHTS_DIR, else ${XDG_DATA_HOME:-~/.local/share}/stageload/weights.
-fs::path weightsDir() {
-    if (const char* dir = std::getenv("STAGELOAD_WEIGHTS_DIR"); dir && *dir) return dir;
-    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
-        return fs::path(xdg) / "stageload" / "weights";
-    const char* home = std::getenv("HOME");
-    return fs::path(home ? home : "") / ".local" / "share" / "stageload" / "weights";
-}
-
-// An 8-bit RGB PNG as uint8 [3, H, W].
-torch::Tensor readPng(const fs::path& path) {
-    int w = 0, h = 0, n = 0;
-    std::unique_ptr<stbi_uc, void (*)(void*)> pixels(stbi_load(path.c_str(), &w, &h, &n, 3),
-                                                     stbi_image_free);
-    if (!pixels)
-        throw std::runtime_error(path.string() + ": cannot read (" + stbi_failure_reason() + ")");
-    return torch::from_blob(pixels.get(), {h, w, 3}, torch::kUInt8).permute({2, 0, 1}).clone();
-}
-
-// Float [3, H, W], 0..1, as a caller of the engine would hand it over.
-torch::Tensor toUnit(const torch::Tensor& bytes) {
-    return bytes.to(torch::kFloat32) / 255;
-}
 
 // Little-endian float32 [1, 1, 320, 320].
 torch::Tensor readF32(const fs::path& path) {
@@ -79,17 +58,6 @@ torch::Tensor normalise(const torch::Tensor& bytes, U2NetPNormalization normaliz
         for (int c = 0; c < 3; ++c) out[c] = (v[c] / max - mean[c]) / stdev[c];
     }
     return out.to(torch::kFloat32).unsqueeze(0);
-}
-
-// The WeightFileError f throws; fails the calling test (by returning an empty optional) if none.
-template <class F>
-std::optional<WeightFileError> weightError(F f) {
-    try {
-        f();
-    } catch (const WeightFileError& e) {
-        return e;
-    }
-    return std::nullopt;
 }
 
 }  // namespace
@@ -120,7 +88,7 @@ class TestU2NetP : public QObject {
 private slots:
     void initTestCase() {
         torch::set_num_threads(2);
-        weights_ = weightsDir() / "u2netp.safetensors";
+        weights_ = defaultWeightsDir() / "u2netp.safetensors";
         const auto why = "U²-Netp weights not found at " + weights_.string() +
                          ". Install them with packaging/install-weights.sh (ctest does it "
                          "through its install_weights fixture) or point STAGELOAD_WEIGHTS_DIR at "
@@ -156,7 +124,7 @@ private slots:
     void networkMatchesOnnxRuntime() {
         QFETCH(U2NetPNormalization, normalization);
         QFETCH(QString, reference);
-        const auto x = normalise(readPng(kData / "input_320.png"), normalization);
+        const auto x = normalise(readPng(kData / "input_320.png", 3), normalization);
         const auto expected = readF32(kData / reference.toStdString());
         torch::Tensor got;
         {
@@ -182,10 +150,10 @@ private slots:
     }
     void preprocessingMatchesModernRembg() {
         QFETCH(U2NetPNormalization, normalization);
-        const auto picture = readPng(kData / "input.png");
+        const auto picture = readPng(kData / "input.png", 3);
         QCOMPARE(picture.sizes(), (c10::IntArrayRef{3, 480, 384}));
         const auto got = u2netpPreprocess(toUnit(picture), normalization);
-        const auto expected = normalise(readPng(kData / "input_320.png"), normalization);
+        const auto expected = normalise(readPng(kData / "input_320.png", 3), normalization);
         QCOMPARE(got.sizes(), (c10::IntArrayRef{1, 3, 320, 320}));
         QCOMPARE(got.scalar_type(), torch::kFloat32);
         const auto differing = (got != expected).sum().item<std::int64_t>();
@@ -208,7 +176,7 @@ private slots:
     // The mask comes back at the picture's size. With 384x480 → 320x320, output pixel (6i, 3j)
     // sits exactly on model pixel (5i, 2j), so there it must equal onnxruntime's d0.
     void maskHasThePicturesSizeAndOnnxRuntimesValues() {
-        const auto mask = u2netpMask(*net_, toUnit(readPng(kData / "input.png")));
+        const auto mask = u2netpMask(*net_, toUnit(readPng(kData / "input.png", 3)));
         QCOMPARE(mask.sizes(), (c10::IntArrayRef{480, 384}));
         QCOMPARE(mask.scalar_type(), torch::kFloat32);
         QVERIFY(mask.min().item<float>() >= 0 && mask.max().item<float>() <= 1);
@@ -230,12 +198,7 @@ private slots:
         const auto bytes = fs::file_size(weights_);
         for (const auto keep : {bytes / 2, bytes - 1, std::uintmax_t(100), std::uintmax_t(0)}) {
             const auto cut = temp("truncated.safetensors");
-            {
-                std::ifstream in(weights_, std::ios::binary);
-                std::string data(keep, '\0');
-                in.read(data.data(), static_cast<std::streamsize>(keep));
-                std::ofstream(cut, std::ios::binary | std::ios::trunc) << data;
-            }
+            writeTruncatedCopy(weights_, cut, keep);
             const auto e = weightError([&] { loadU2NetP(cut); });
             QVERIFY2(e, qPrintable(QString("no WeightFileError for %1 bytes").arg(keep)));
             QVERIFY2(std::string(e->what()).find("truncated.safetensors") != std::string::npos,

@@ -1,0 +1,56 @@
+#pragma once
+// Helpers shared by the suites that check learned models (U²-Netp, ISNet) against their
+// reference fixtures: reading fixture PNGs, catching weight errors, cutting weight files short.
+#include <stb/stb_image.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <torch/torch.h>
+
+#include "engine/core/errors.h"
+
+namespace stageload::test {
+
+/// A PNG as uint8 [channels, H, W] (8-bit) or int32 [channels, H, W] (16-bit, `sixteen`).
+inline torch::Tensor readPng(const std::filesystem::path& path, int channels, bool sixteen = false) {
+    int w = 0, h = 0, n = 0;
+    void* pixels = sixteen ? static_cast<void*>(stbi_load_16(path.c_str(), &w, &h, &n, channels))
+                           : static_cast<void*>(stbi_load(path.c_str(), &w, &h, &n, channels));
+    if (!pixels)
+        throw std::runtime_error(path.string() + ": cannot read (" + stbi_failure_reason() + ")");
+    std::unique_ptr<void, void (*)(void*)> owner(pixels, stbi_image_free);
+    const auto t = torch::from_blob(pixels, {h, w, channels}, sixteen ? torch::kInt16 : torch::kUInt8);
+    // int16 holds 0..65535 as two's complement: widen and undo that.
+    const auto wide = sixteen ? t.to(torch::kInt32).remainder(65536) : t.clone();
+    return wide.permute({2, 0, 1}).contiguous();
+}
+
+/// Float [C, H, W], 0..1, as a caller of the engine would hand it over.
+inline torch::Tensor toUnit(const torch::Tensor& bytes) { return bytes.to(torch::kFloat32) / 255; }
+
+/// The WeightFileError f throws; an empty optional (failing the caller's check) if none.
+template <class F>
+std::optional<WeightFileError> weightError(F f) {
+    try {
+        f();
+    } catch (const WeightFileError& e) {
+        return e;
+    }
+    return std::nullopt;
+}
+
+/// Writes the first `keep` bytes of `from` to `to`.
+inline void writeTruncatedCopy(const std::filesystem::path& from, const std::filesystem::path& to,
+                               std::uintmax_t keep) {
+    std::ifstream in(from, std::ios::binary);
+    std::string data(keep, '\0');
+    in.read(data.data(), static_cast<std::streamsize>(keep));
+    std::ofstream(to, std::ios::binary | std::ios::trunc) << data;
+}
+
+}  // namespace stageload::test
