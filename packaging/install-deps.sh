@@ -18,7 +18,7 @@ packages=(
   # Engine: pictures, meshes, glTF export
   libstb-dev libwebp-dev libmeshoptimizer-dev libtinygltf-dev
   # Desktop app and Qt Test
-  qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins libqcustomplot-dev
+  qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins qt6-svg-dev libqcustomplot-dev
   # Weights as data: converting ONNX initializers to safetensors (packaging/install-weights.sh)
   python3-onnx python3-numpy
   # Headless GUI tests (QOpenGLWidget needs a real X server: Xvfb with Mesa)

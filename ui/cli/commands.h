@@ -24,6 +24,8 @@ void addRunCommand(CLI::App& app, Selected& selected);
 /// `probe`: lifecycle memory of one model.
 void addProbeCommand(CLI::App& app, Selected& selected);
 void addSummaryCommand(CLI::App& app, Selected& selected);
+/// `plot`: the memory chart of traces as PNG/SVG/PDF (creates its own offscreen QApplication).
+void addPlotCommand(CLI::App& app, Selected& selected);
 void addGuardCommand(CLI::App& app, Selected& selected);
 /// Registers `character` under the `bench` subcommand.
 void addCharacterBenchCommand(CLI::App& bench, Selected& selected);

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
     stageload::cli::addDemoCommand(app, selected);
     auto* bench = stageload::cli::addBenchCommand(app, selected);
     stageload::cli::addSummaryCommand(app, selected);
+    stageload::cli::addPlotCommand(app, selected);
     stageload::cli::addGuardCommand(app, selected);
     stageload::cli::addCharacterBenchCommand(*bench, selected);
     stageload::cli::addGuardBenchCommand(*bench, selected);

@@ -55,6 +55,16 @@ torch::Device parseDevice(const std::string& name) {
     throw UsageError("--device '" + name + "': not a device; use cpu, cuda or mps");
 }
 
+}  // namespace
+
+std::vector<std::string> availableDevices() {
+    std::vector<std::string> devices{"cpu"};
+    if (torch::cuda::is_available()) devices.push_back("cuda");
+    return devices;
+}
+
+namespace {
+
 // [h,w] at `longSide` pixels on the long side (aspect kept).
 torch::Tensor atLongSide(const torch::Tensor& t, std::int64_t longSide) {
     const auto h = t.size(-2), w = t.size(-1);
@@ -338,6 +348,7 @@ CharacterResult runCharacter(const CharacterParams& params) {
         result.cutout = tensorToImage(torch::cat({subject.rgb, subject.alpha.unsqueeze(0)}));
         fineMask = atLongSide(subject.alpha, kFieldLongSide).clamp(0, 1);
     });
+    if (params.onCutout) params.onCutout(result.cutout);
     runStage("structure", [&] {
         auto solver = models.get<SurfaceSolverImpl>("structure_solver");
         u = solver->solve(atLongSide(fineMask, kCoarseLongSide).to(device) >= 0.5, {}, 600);

@@ -60,6 +60,9 @@ struct CharacterParams {
     EventSink events;                     ///< every registry event, as it happens
     /// Called when a stage begins (true) and ends (false), on the calling thread.
     std::function<void(const std::string& stage, bool begins)> onStage;
+    /// Called once preprocess has found the subject, with its cut-out (RGBA), on the calling
+    /// thread: a preview long before the mesh is ready.
+    std::function<void(const Image& cutout)> onCutout;
     const std::atomic<bool>* cancel = nullptr;  ///< checked between steps; stops with Cancelled
 };
 
@@ -90,6 +93,10 @@ struct CharacterResult {
 
 /// ${STAGELOAD_WEIGHTS_DIR} or ${XDG_DATA_HOME:-~/.local/share}/stageload/weights.
 std::filesystem::path defaultWeightsDir();
+
+/// The devices this LibTorch build can run on here, "cpu" first ("cuda" where it has CUDA and
+/// a device). Thread-safe.
+std::vector<std::string> availableDevices();
 
 /// The stage names, in order.
 std::vector<std::string> characterStages();

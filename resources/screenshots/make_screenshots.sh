@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Remakes the README's pictures: the app after a run (its scripted mode, under Xvfb) and the
+# memory chart of a staged vs an eager run (`stageload plot` of the stand-in cascade's traces
+# committed in tests/bench/cascade-scale6/).
+#
+#   resources/screenshots/make_screenshots.sh [BUILD_DIR]      # default: build
+#
+# The app runs with a fresh settings folder and history (a temporary XDG home), the default
+# settings and the installed weights (packaging/install-weights.sh), as a new user would see it.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+build=$(cd "${1:-$repo/build}" && pwd)
+studio=$build/ui/app/stageload-studio
+cli=$build/ui/cli/stageload
+[[ -x $studio && -x $cli ]] || { echo "build the project first: $studio, $cli" >&2; exit 1; }
+command -v xvfb-run >/dev/null || { echo "xvfb-run is missing: run packaging/install-deps.sh" >&2; exit 1; }
+
+# The weights stay where they are installed; only settings and history go to the temporary home.
+export STAGELOAD_WEIGHTS_DIR=${STAGELOAD_WEIGHTS_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/stageload/weights}
+home=$(mktemp -d)
+trap 'rm -rf "$home"' EXIT
+
+XDG_CONFIG_HOME=$home/config XDG_DATA_HOME=$home/data \
+  xvfb-run -a -s "-screen 0 1400x900x24" \
+  "$studio" "$repo/resources/samples/knight_white.png" --generate --quit-when-done \
+  --screenshot "$here/studio.png"
+
+"$cli" plot "$repo/tests/bench/cascade-scale6/staged-2.trace.jsonl" \
+  "$repo/tests/bench/cascade-scale6/eager-2.trace.jsonl" \
+  --title "Stand-in cascade at --scale 6: staged vs eager" \
+  -o "$here/staged-vs-eager.png"

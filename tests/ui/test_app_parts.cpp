@@ -1,0 +1,149 @@
+// The main window's smaller parts, offscreen: the settings form, the picture panel, the history
+// list, image conversion, the GUI latency statistics and "Open in Blender" (checked with the
+// real Blender, headless).
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QProcess>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "engine/export/mesh_export.h"
+#include "ui/app/blender_launcher.h"
+#include "ui/app/history_panel.h"
+#include "ui/app/image_convert.h"
+#include "ui/app/input_panel.h"
+#include "ui/app/latency_probe.h"
+#include "ui/app/settings_panel.h"
+
+using namespace stageload;
+using namespace stageload::studio;
+
+class TestAppParts : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+private slots:
+    void settingsPanelRoundTrip() {
+        SettingsPanel panel({QStringLiteral("cpu")});
+        StudioSettings s;
+        s.seed = 77;
+        s.textureSize = 1024;
+        s.triangles = 12000;
+        s.staged = false;
+        s.threads = 1;
+        s.remover = QStringLiteral("classical");
+        panel.setSettings(s);
+        StudioSettings back;
+        panel.applyTo(back);
+        QCOMPARE(back.seed, 77);
+        QCOMPARE(back.textureSize, 1024);
+        QCOMPARE(back.triangles, 12000);
+        QCOMPARE(back.staged, false);
+        QCOMPARE(back.threads, 1);
+        QCOMPARE(back.remover, QStringLiteral("classical"));
+    }
+
+    void settingsPanelOffersOnlyThisBuildsDevices() {
+        SettingsPanel panel({QStringLiteral("cpu")});
+        auto* device = panel.findChild<QComboBox*>(QStringLiteral("device"));
+        QVERIFY(device);
+        QCOMPARE(device->count(), 1);
+        StudioSettings s;
+        s.device = QStringLiteral("cuda");  // saved on a machine with a GPU
+        panel.setSettings(s);
+        StudioSettings back;
+        panel.applyTo(back);
+        QCOMPARE(back.device, QStringLiteral("cpu"));
+    }
+
+    void inputPanelShowsPicturesAndRefusesBrokenOnes() {
+        InputPanel panel;
+        QString error;
+        QVERIFY(panel.setPicture(QStringLiteral(STAGELOAD_SAMPLES_DIR "/knight_alpha.png"), &error));
+        QVERIFY(!panel.findChild<QLabel*>(QStringLiteral("thumbnail"))->pixmap().isNull());
+        QFile bad(dir_.filePath(QStringLiteral("bad.jpg")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("definitely not a jpeg");
+        bad.close();
+        QVERIFY(!panel.setPicture(bad.fileName(), &error));
+        QVERIFY2(error.contains(QLatin1String("bad.jpg")), qPrintable(error));
+        QVERIFY(panel.picture().endsWith(QLatin1String("knight_alpha.png")));  // the old one stays
+        Image cutout(8, 4, 4);
+        std::fill(cutout.pixels.begin(), cutout.pixels.end(), 200);
+        panel.setCutout(cutout);
+        QVERIFY(panel.hasCutout());
+    }
+
+    void imagesConvertWithTheirChannels() {
+        Image rgb(3, 2, 3);
+        rgb.at(2, 1)[0] = 255;  // red pixel bottom right
+        const QImage q = toQImage(rgb);
+        QCOMPARE(q.size(), QSize(3, 2));
+        QCOMPARE(q.pixelColor(2, 1), QColor(255, 0, 0));
+        Image gray(2, 2, 1);
+        gray.pixels = {0, 64, 128, 255};
+        QCOMPARE(toQImage(gray).pixelColor(1, 1).red(), 255);
+        QVERIFY(toQImage(Image{}).isNull());
+        Image two(2, 2, 2);
+        QVERIFY(toQImage(two).isNull());
+    }
+
+    void historyPanelListsRuns() {
+        HistoryPanel panel;
+        RunRecord a;
+        a.id = QStringLiteral("a");
+        a.input = QStringLiteral("/pictures/knight.png");
+        a.createdUtc = QDateTime::currentDateTimeUtc();
+        a.status = RunRecord::statusDone();
+        a.seconds = 6.25;
+        a.triangles = 40000;
+        RunRecord b = a;
+        b.id = QStringLiteral("b");
+        b.status = RunRecord::statusStopped();
+        panel.setRecords({a, b});
+        QCOMPARE(panel.topLevelItemCount(), 2);
+        QCOMPARE(panel.topLevelItem(0)->text(1), QStringLiteral("knight.png"));
+        QCOMPARE(panel.topLevelItem(0)->text(4), QStringLiteral("6.3"));
+        panel.setCurrentItem(panel.topLevelItem(1));
+        QCOMPARE(panel.selectedId(), QStringLiteral("b"));
+    }
+
+    void latencyPercentiles() {
+        std::vector<double> late;
+        for (int i = 1; i <= 100; ++i) late.push_back(i);
+        const auto s = latencyStats(late);
+        QCOMPARE(s.p50, 50.0);
+        QCOMPARE(s.p99, 99.0);
+        QCOMPARE(s.max, 100.0);
+        QCOMPARE(s.ticks, 100);
+        QCOMPARE(latencyStats({}).ticks, 0);
+    }
+
+    void blenderImportsWhatTheAppExports() {
+        // The same arguments "Open in Blender" uses, run headless with Debian's Blender.
+        QVERIFY2(!blenderExecutable().isEmpty(), "blender is not on PATH: run packaging/install-deps.sh");
+        TexturedMesh m;
+        m.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+        m.uvs = {0, 0, 1, 0, 0, 1, 1, 1};
+        m.indices = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+        m.normals = smoothNormals(m.positions, m.indices);
+        m.texture = Image(4, 4, 3);
+        const QString path = dir_.filePath(QStringLiteral("it's a tetra.glb"));  // a quote in the name
+        writeGlb(m, path.toStdString());
+        QProcess blender;
+        blender.start(blenderExecutable(), blenderArguments(path, true));
+        QVERIFY(blender.waitForFinished(120000));
+        const QString out = QString::fromUtf8(blender.readAllStandardOutput());
+        QVERIFY2(out.contains(QLatin1String("stageload: imported 1 mesh object(s)")), qPrintable(out.right(2000)));
+
+        QString error;
+        QVERIFY(!openInBlender(dir_.filePath(QStringLiteral("missing.glb")), &error));
+        QVERIFY(error.contains(QLatin1String("missing.glb")));
+    }
+};
+
+QTEST_MAIN(TestAppParts)
+#include "test_app_parts.moc"

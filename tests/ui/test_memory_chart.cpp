@@ -1,0 +1,466 @@
+// The memory chart (ui/chart) fed the real staged Pixal3D trace: its bands are the stage windows
+// of stageWindows(), its peak table reproduces summarize() and the published table
+// (tests/data/traces/table.md), the live API gives what showTrace gives, ticks, series,
+// overlays, hover texts, and saving to PNG/SVG/PDF. Runs offscreen.
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include <unistd.h>
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QWheelEvent>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include "guard/trace/summary.h"
+#include "guard/trace/trace_reader.h"
+#include "ui/chart/memory_chart.h"
+#include "ui/chart/render_chart.h"
+#include "ui/chart/run_data.h"
+#include "ui/chart/stage_peak_table.h"
+
+using namespace stageload;
+using namespace stageload::chart;
+
+namespace {
+
+std::string repoPath(const std::string& relative) {
+    return std::string(STAGELOAD_SOURCE_DIR) + "/" + relative;
+}
+
+/// The staged column of table.md's per-stage table, run 1: stage -> "2.93" or "–".
+std::map<std::string, std::string> publishedStagedPeaks() {
+    std::ifstream in(repoPath("tests/data/traces/table.md"));
+    std::map<std::string, std::string> peaks;
+    std::string line;
+    bool stageTable = false;
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        std::stringstream row(line);
+        std::string cell;
+        std::getline(row, cell, '|');
+        while (std::getline(row, cell, '|')) {
+            const auto b = cell.find_first_not_of(' ');
+            const auto e = cell.find_last_not_of(' ');
+            cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+        }
+        if (cells.size() < 3 || cells[0].rfind("---", 0) == 0) continue;
+        if (cells[0] == "stage") {
+            stageTable = true;
+            continue;
+        }
+        if (stageTable) peaks[cells[0]] = cells[2].substr(0, cells[2].find(" / "));
+    }
+    return peaks;
+}
+
+/// Samples and events of `trace` merged in time order, as a live run delivers them.
+template <typename OnSample, typename OnEvent>
+void replay(const Trace& trace, std::size_t upToSample, OnSample onSample, OnEvent onEvent) {
+    std::size_t e = 0;
+    for (std::size_t i = 0; i < upToSample && i < trace.samples.size(); ++i) {
+        while (e < trace.events.size() && trace.events[e].t <= trace.samples[i].t)
+            onEvent(trace.events[e++]);
+        onSample(trace.samples[i]);
+    }
+    if (upToSample >= trace.samples.size())
+        while (e < trace.events.size()) onEvent(trace.events[e++]);
+}
+
+int tickEvents(const Trace& trace) {
+    int n = 0;
+    for (const auto& e : trace.events)
+        n += e.kind == EventKind::Load || e.kind == EventKind::Reload ||
+             e.kind == EventKind::Release;
+    return n;
+}
+
+/// Whether `image` has a pixel within `tolerance` of `color`.
+bool hasColor(const QImage& image, const QColor& color, int tolerance = 24) {
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            if (std::abs(c.red() - color.red()) + std::abs(c.green() - color.green()) +
+                    std::abs(c.blue() - color.blue()) <=
+                tolerance)
+                return true;
+        }
+    return false;
+}
+
+void compareBands(const std::vector<ChartBand>& bands, const std::vector<StageWindow>& windows) {
+    QCOMPARE(bands.size(), windows.size());
+    for (std::size_t i = 0; i < windows.size(); ++i) {
+        QCOMPARE(bands[i].name, QString::fromStdString(windows[i].name));
+        QCOMPARE(bands[i].start, windows[i].start);
+        QCOMPARE(bands[i].end, windows[i].end);
+    }
+}
+
+QStringList tableRow(const StagePeakTable& table, int row) {
+    QStringList cells;
+    for (int c = 0; c < table.columnCount(); ++c) cells << table.item(row, c)->text();
+    return cells;
+}
+
+}  // namespace
+
+class TestMemoryChart : public QObject {
+    Q_OBJECT
+
+    Trace staged_;
+    Trace eager_;
+
+private slots:
+    void initTestCase() {
+        staged_ = readTrace(repoPath("tests/data/traces/staged-1.trace.jsonl"));
+        eager_ = readTrace(repoPath("tests/data/traces/eager-1.trace.jsonl"));
+        QVERIFY(staged_.samples.size() > 900);
+        QVERIFY(tickEvents(staged_) > 0);
+    }
+
+    void runDataFollowsTheGoldenCase() {
+        // SPEC §6 golden case, through the model's incremental API.
+        RunData run;
+        const auto sample = [](double t, std::int64_t footprint) {
+            MemorySample s;
+            s.t = t;
+            s.footprint = footprint;
+            return s;
+        };
+        run.append(sample(0.0, 100));
+        run.append(Event{EventKind::Stage, "structure", "", 0, 0.0, "", 0.1});
+        run.append(sample(1.0, 300));
+        run.append(Event{EventKind::Stage, "texture", "", 0, 0.0, "", 2.0});
+        run.append(Event{EventKind::Release, "unet", "texture", 1 << 20, 0.0, "", 2.1});
+        run.append(sample(3.0, 250));
+        QCOMPARE(run.windows().back().peakFootprint, std::optional<std::int64_t>(250));
+        run.append(sample(4.0, 120));  // the cached summary must notice
+        const auto& w = run.windows();
+        QCOMPARE(w.size(), std::size_t(3));
+        QCOMPARE(w[0].name, std::string("setup"));
+        QCOMPARE(w[0].seconds, 0.1);
+        QCOMPARE(w[1].name, std::string("structure"));
+        QCOMPARE(w[1].peakFootprint, std::optional<std::int64_t>(300));
+        QCOMPARE(w[2].name, std::string("texture"));
+        QCOMPARE(w[2].start, 2.1);
+        QCOMPARE(w[2].seconds, 1.9);
+        QCOMPARE(run.tickEvents(), 1);
+        QCOMPARE(run.sampleAt(3.5)->footprint, std::int64_t(250));
+        QCOMPARE(run.stageAt(1.5), std::string("structure"));
+        QCOMPARE(run.stageAt(4.0), std::string("texture"));
+        QVERIFY(!run.hasAvailable());
+        QVERIFY(!run.hasGpu());
+    }
+
+    void bandsAreTheStageWindows() {
+        MemoryChart chart;
+        chart.showTrace(staged_, "staged-1");
+        const auto windows = stageWindows(staged_.events, staged_.samples);
+        QVERIFY(windows.size() >= 8);
+        compareBands(chart.bands(), windows);
+        QCOMPARE(chart.bands().front().name, QString("setup"));
+        QCOMPARE(chart.bands().back().name, QString("export"));
+    }
+
+    void peakTableReproducesTheSummaryAndThePublishedTable() {
+        MemoryChart chart;
+        chart.showTrace(staged_, "staged-1");
+        const Summary s = summarize(staged_);
+        const StagePeakTable& table = *chart.peakTable();
+        QCOMPARE(table.stageRows(), static_cast<int>(s.stages.size()));
+        QCOMPARE(table.rowCount(), table.stageRows() + 1);
+        const auto published = publishedStagedPeaks();
+        QVERIFY(published.size() >= 8);
+        for (int row = 0; row < table.stageRows(); ++row) {
+            const StageWindow& w = s.stages[static_cast<std::size_t>(row)];
+            const QStringList cells = tableRow(table, row);
+            QCOMPARE(cells[0], QString::fromStdString(w.name));
+            QCOMPARE(cells[1], QString::number(w.seconds, 'f', 1));
+            QCOMPARE(cells[2], QString::fromStdString(formatGb(w.peakFootprint)));
+            QVERIFY2(published.count(w.name), w.name.c_str());
+            const std::string expected = published.at(w.name);
+            if (expected == "–")
+                QCOMPARE(cells[2], QString::fromUtf8("–"));
+            else
+                QCOMPARE(cells[2].toDouble(), std::strtod(expected.c_str(), nullptr));
+        }
+        const QStringList total = tableRow(table, table.stageRows());
+        QCOMPARE(total[0], QString("total"));
+        QCOMPARE(total[1], QString("595.9"));
+        QCOMPARE(total[2], QString("69.57"));
+        QCOMPARE(chart.summary().peakFootprint, s.peakFootprint);
+    }
+
+    void liveRunGivesWhatShowTraceGives() {
+        MemoryChart recorded;
+        recorded.showTrace(staged_, "staged-1");
+
+        MemoryChart live;
+        live.beginRun("live");
+        QVERIFY(live.isLive());
+        QVERIFY(live.bands().empty());
+        // Half way: after a flush the bands are the stage windows of what arrived so far.
+        const std::size_t half = staged_.samples.size() / 2;
+        Trace prefix;
+        replay(
+            staged_, half,
+            [&](const MemorySample& s) {
+                live.appendSample(s);
+                prefix.samples.push_back(s);
+            },
+            [&](const Event& e) {
+                live.appendEvent(e);
+                prefix.events.push_back(e);
+            });
+        live.flush();
+        compareBands(live.bands(), stageWindows(prefix.events, prefix.samples));
+        QCOMPARE(live.pointCount(Series::Footprint), static_cast<int>(half));
+
+        // The rest, one by one; the throttled refresh catches up without endRun().
+        Trace rest = staged_;
+        std::size_t i = 0, e = 0;
+        replay(
+            staged_, staged_.samples.size(),
+            [&](const MemorySample& s) {
+                if (i++ >= half) live.appendSample(s);
+            },
+            [&](const Event& ev) {
+                if (e++ >= prefix.events.size()) live.appendEvent(ev);
+            });
+        QTRY_COMPARE_WITH_TIMEOUT(live.bands().size(), recorded.bands().size(), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(live.peakTable()->rowCount(), recorded.peakTable()->rowCount(),
+                                  5000);
+        live.endRun();
+        QVERIFY(!live.isLive());
+        compareBands(live.bands(), stageWindows(staged_.events, staged_.samples));
+        for (int row = 0; row < recorded.peakTable()->rowCount(); ++row)
+            QCOMPARE(tableRow(*live.peakTable(), row), tableRow(*recorded.peakTable(), row));
+        QCOMPARE(live.summary().peakFootprint, recorded.summary().peakFootprint);
+        QCOMPARE(live.pointCount(Series::Footprint), recorded.pointCount(Series::Footprint));
+        QCOMPARE(live.tickCount(), recorded.tickCount());
+    }
+
+    void seriesPointCounts() {
+        MemoryChart chart;
+        chart.showTrace(staged_, "staged-1");
+        const int n = static_cast<int>(staged_.samples.size());
+        QCOMPARE(chart.pointCount(Series::Footprint), n);
+        QCOMPARE(chart.pointCount(Series::Swap), n);
+        // Available memory is a percentage on the right axis (the Python trace has no bytes).
+        QVERIFY(chart.isShown(Series::Level));
+        QCOMPARE(chart.pointCount(Series::Level), n);
+        QVERIFY(!chart.isShown(Series::Gpu));
+
+        // Our own traces carry available bytes too; still a percentage, so the GiB axis fits
+        // the process (the cascade peaks at 8 GiB on a 24 GiB machine).
+        const Trace cascade =
+            readTrace(repoPath("tests/bench/cascade-scale6/staged-1.trace.jsonl"));
+        chart.showTrace(cascade, "cascade");
+        QVERIFY(chart.run().hasAvailable());
+        QVERIFY(chart.isShown(Series::Level));
+        QCOMPARE(chart.pointCount(Series::Level), static_cast<int>(cascade.samples.size()));
+        QVERIFY(chart.plot()->yAxis->range().upper < 8.5 / 0.8);
+        compareBands(chart.bands(), stageWindows(cascade.events, cascade.samples));
+    }
+
+    void gpuSeriesAppearsWithGpuSamples() {
+        MemoryChart chart;
+        chart.beginRun("gpu");
+        for (int i = 0; i < 10; ++i) {
+            MemorySample s;
+            s.t = i * 0.1;
+            s.footprint = std::int64_t(1) << 30;
+            if (i >= 4) s.extra = {{"gpu", double(i) * (1 << 30)}};
+            chart.appendSample(s);
+        }
+        chart.endRun();
+        QVERIFY(chart.isShown(Series::Gpu));
+        QCOMPARE(chart.pointCount(Series::Gpu), 6);
+        QCOMPARE(chart.pointCount(Series::Footprint), 10);
+    }
+
+    void ticksForLoadsReloadsAndReleases() {
+        MemoryChart chart;
+        chart.showTrace(staged_, "staged-1");
+        QCOMPARE(chart.tickCount(), tickEvents(staged_));
+        QCOMPARE(chart.tickCount(), summarize(staged_).loads + summarize(staged_).releases);
+        MemoryChart eager;
+        eager.showTrace(eager_, "eager-1");
+        QCOMPARE(eager.tickCount(), tickEvents(eager_));
+    }
+
+    void overlayAddsGraphsAndKeepsThePrimaryBands() {
+        MemoryChart chart;
+        chart.showTrace(staged_, "staged-1");
+        const auto bands = chart.bands();
+        const int graphs = chart.plot()->graphCount();
+        const int ticks = chart.tickCount();
+        chart.addOverlay(eager_, "eager-1");
+        QCOMPARE(chart.overlayCount(), 1);
+        QVERIFY(chart.plot()->graphCount() > graphs);
+        QCOMPARE(chart.overlayPointCount(0, Series::Footprint),
+                 static_cast<int>(eager_.samples.size()));
+        compareBands(chart.bands(), stageWindows(staged_.events, staged_.samples));
+        QCOMPARE(chart.bands().size(), bands.size());
+        QCOMPARE(chart.tickCount(), ticks);
+        QVERIFY(chart.title().contains("eager-1"));
+        // The x range covers the longer run.
+        QVERIFY(chart.plot()->xAxis->range().upper >= staged_.samples.back().t);
+        chart.clearOverlay();
+        QCOMPARE(chart.overlayCount(), 0);
+        QCOMPARE(chart.plot()->graphCount(), graphs);
+    }
+
+    void hoverNamesTicksAndReadsValues() {
+        MemoryChart chart;
+        chart.resize(1400, 700);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.showTrace(staged_, "staged-1");
+        const QRect area = chart.plot()->axisRect()->rect();
+        QVERIFY(area.width() > 500);
+
+        const Event* load = nullptr;
+        for (const auto& e : staged_.events)
+            if (e.kind == EventKind::Load && !load) load = &e;
+        QVERIFY(load);
+        const double x = chart.plot()->xAxis->coordToPixel(load->t);
+        const QString tick = chart.hoverText(QPointF(x, area.bottom() - 3));
+        QVERIFY2(tick.contains("load") && tick.contains(QString::fromStdString(load->name)),
+                 qPrintable(tick));
+        QVERIFY2(tick.contains("GiB") || tick.contains("MiB"), qPrintable(tick));
+
+        const double t = 300.0;
+        const QString readout =
+            chart.hoverText(QPointF(chart.plot()->xAxis->coordToPixel(t), area.center().y()));
+        QVERIFY2(readout.contains("t = ") && readout.contains("footprint") &&
+                     readout.contains("swap used") && readout.contains("stage"),
+                 qPrintable(readout));
+        QVERIFY(chart.hoverText(QPointF(1, 1)).isEmpty());  // outside the plot area
+    }
+
+    void userZoomStopsFollowingUntilReset() {
+        MemoryChart chart;
+        chart.resize(1000, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.beginRun("live");
+        replay(
+            staged_, 200, [&](const MemorySample& s) { chart.appendSample(s); },
+            [&](const Event& e) { chart.appendEvent(e); });
+        chart.flush();
+        QVERIFY(chart.isFollowing());
+        QVERIFY(chart.plot()->xAxis->range().upper >= staged_.samples[199].t);
+
+        const QPointF at = chart.plot()->axisRect()->rect().center();
+        QWheelEvent wheel(at, chart.plot()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(chart.plot(), &wheel);
+        QVERIFY(!chart.isFollowing());
+        const QCPRange zoomed = chart.plot()->xAxis->range();
+        for (std::size_t i = 200; i < 400; ++i) chart.appendSample(staged_.samples[i]);
+        chart.flush();
+        QCOMPARE(chart.plot()->xAxis->range(), zoomed);
+
+        chart.resetView();
+        QVERIFY(chart.isFollowing());
+        QVERIFY(chart.plot()->xAxis->range().upper >= staged_.samples[399].t);
+        chart.endRun();
+    }
+
+    void savesPngSvgAndPdf() {
+        MemoryChart chart;
+        chart.showTrace(staged_, "staged-1");
+        chart.addOverlay(eager_, "eager-1");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString error;
+
+        const QString png = dir.filePath("chart.png");
+        QVERIFY2(chart.save(png, &error, {1200, 700}), qPrintable(error));
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(1200, 700));
+        QVERIFY2(hasColor(image, style::seriesColor(Series::Footprint)),
+                 "the PNG must show the footprint line");
+        QVERIFY(hasColor(image, style::seriesColor(Series::Swap)));
+
+        const QString svg = dir.filePath("chart.svg");
+        QVERIFY2(chart.save(svg, &error, {1200, 700}), qPrintable(error));
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        const QByteArray svgText = svgFile.readAll();
+        QVERIFY(svgText.size() > 10000);
+        QVERIFY(svgText.contains("<svg"));
+        QVERIFY(svgText.contains("</svg>"));
+        QVERIFY(svgText.contains(
+            style::seriesColor(Series::Footprint).name().toLatin1()));  // the footprint pen
+
+        const QString pdf = dir.filePath("chart.pdf");
+        QVERIFY2(chart.save(pdf, &error, {1200, 700}), qPrintable(error));
+        QFile pdfFile(pdf);
+        QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+        const QByteArray pdfBytes = pdfFile.readAll();
+        QVERIFY(pdfBytes.startsWith("%PDF-"));
+        QVERIFY(pdfBytes.size() > 5000);
+
+        // Overwriting keeps working, and no temporary file is left behind.
+        QVERIFY2(chart.save(png, &error), qPrintable(error));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 3);
+    }
+
+    void saveFailuresSayWhatToDo() {
+        MemoryChart chart;
+        chart.showTrace(staged_, "staged-1");
+        QTemporaryDir dir;
+        QString error;
+
+        const QString xyz = dir.filePath("chart.xyz");
+        QVERIFY(!chart.save(xyz, &error, {400, 300}));
+        QVERIFY2(error.contains(xyz) && error.contains(".png"), qPrintable(error));
+        QVERIFY(!QFile::exists(xyz));
+
+        const QString missing = dir.filePath("no/such/folder/chart.png");
+        QVERIFY(!chart.save(missing, &error, {400, 300}));
+        QVERIFY2(error.contains(missing) && error.contains("does not exist"), qPrintable(error));
+
+        if (::geteuid() != 0) {  // root writes anywhere
+            const QString locked = dir.filePath("locked");
+            QVERIFY(QDir(dir.path()).mkdir("locked"));
+            QFile::setPermissions(locked, QFile::ReadOwner | QFile::ExeOwner);
+            QVERIFY(!chart.save(locked + "/chart.png", &error, {400, 300}));
+            QVERIFY2(error.contains("chart.png") && error.contains("folder you can write"),
+                     qPrintable(error));
+            QFile::setPermissions(locked, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        }
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 0);
+    }
+
+    void renderTraceChartWritesThePicture() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("render.png");
+        renderTraceChart({{staged_, "staged-1"}, {eager_, "eager-1"}}, out, {800, 450});
+        QImage image(out);
+        QCOMPARE(image.size(), QSize(800, 450));
+        QVERIFY(hasColor(image, style::seriesColor(Series::Footprint)));
+
+        bool threw = false;
+        try {
+            renderTraceChart({{staged_, "staged-1"}}, dir.filePath("none/render.png"));
+        } catch (const FileError& e) {
+            threw = QString(e.what()).contains("render.png");
+        }
+        QVERIFY(threw);
+        QVERIFY_THROWS_EXCEPTION(UsageError, renderTraceChart({}, out));
+    }
+};
+
+QTEST_MAIN(TestMemoryChart)
+#include "test_memory_chart.moc"

@@ -1,0 +1,266 @@
+// The desktop app as an artist meets it, under Xvfb: open a sample, Generate, see the mesh in
+// the 3D view and the run on the chart and in the history; export; reopen traces and meshes;
+// settings kept across windows; and the scripted mode (--generate --screenshot
+// --quit-when-done) the README's screenshot comes from.
+#include <QApplication>
+#include <QComboBox>
+#include <QFile>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "engine/export/mesh_export.h"
+#include "ui/app/input_panel.h"
+#include "ui/app/main_window.h"
+#include "ui/app/settings_panel.h"
+#include "ui/chart/memory_chart.h"
+#include "ui/studio/guard_panel.h"
+#include "ui/studio/run_history.h"
+#include "ui/view/gl_format.h"
+#include "ui/view/mesh_panel.h"
+#include "ui/view/mesh_view.h"
+#include "ui/worker/run_controller.h"
+
+using namespace stageload;
+using namespace stageload::studio;
+
+namespace {
+
+const QString kSamples = QStringLiteral(STAGELOAD_SAMPLES_DIR);
+const QString kSource = QStringLiteral(STAGELOAD_SOURCE_DIR);
+
+// Differs from the view's background (gradient + faint grid) by more than the grid can add.
+bool isForeground(const QImage& image, int x, int y) {
+    const QColor bg = ui::MeshView::backgroundColor(static_cast<double>(y) / std::max(1, image.height() - 1));
+    const QColor c = image.pixelColor(x, y);
+    return std::abs(c.red() - bg.red()) + std::abs(c.green() - bg.green()) + std::abs(c.blue() - bg.blue()) > 72;
+}
+
+TexturedMesh tetrahedron() {
+    TexturedMesh m;
+    m.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    m.uvs = {0, 0, 1, 0, 0, 1, 1, 1};
+    m.indices = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+    m.normals = smoothNormals(m.positions, m.indices);
+    m.texture = Image(2, 2, 3);
+    return m;
+}
+
+GuardParams roomyGuard() {
+    GuardParams p;
+    p.waitFree = 1;  // the suite must not wait on a busy CI machine
+    p.killFree = 0;
+    p.poll = 0.2;
+    return p;
+}
+
+GenerateOutcome generateAndWait(MainWindow& w) {
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    if (!w.generate()) qFatal("generate() refused to start");
+    if (!finished.wait(180000)) qFatal("the run did not finish in 3 minutes");
+    return finished.at(0).at(0).value<GenerateOutcome>();
+}
+
+}  // namespace
+
+class TestStudioApp : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir out_;
+
+private slots:
+    void initTestCase() { QVERIFY(out_.isValid()); }
+
+    void generateShowsTheMeshChartAndHistory() {
+        MainWindow w;
+        w.setScripted(true);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.guardPanel()->setParams(roomyGuard(), true);
+        QVERIFY(w.openPicture(kSamples + QStringLiteral("/knight_alpha.png")));
+        const auto outcome = generateAndWait(w);
+        QVERIFY2(outcome.end == RunEnd::Done, qPrintable(outcome.title + ": " + outcome.message));
+        QVERIFY(!w.isRunning());
+
+        // The 3D view shows the mesh where its silhouette is.
+        auto* view = w.meshPanel()->view();
+        QVERIFY(view->hasMesh());
+        QCOMPARE(static_cast<std::size_t>(view->triangleCount()), outcome.mesh->triangleCount());
+        QTest::qWait(200);
+        const QImage textured = view->grabFramebuffer();
+        QVERIFY(!textured.isNull());
+        // The knight's red plume is there in the textured view ...
+        int red = 0;
+        for (int y = 0; y < textured.height(); y += 2)
+            for (int x = 0; x < textured.width(); x += 2) {
+                const QColor c = textured.pixelColor(x, y);
+                red += c.red() > 150 && c.green() < 90 && c.blue() < 90;
+            }
+        QVERIFY2(red > 50, qPrintable(QString::number(red)));
+        // ... and in clay (light grey, unlike any background pixel) the surface covers the
+        // projected centre of every triangle that faces the camera.
+        view->setShadingMode(ui::ShadingMode::Clay);
+        QTest::qWait(200);
+        const QImage clay = view->grabFramebuffer();
+        const auto& m = *outcome.mesh;
+        const auto vertex = [&m](std::uint32_t i) {
+            return QVector3D(m.positions[3 * i], m.positions[3 * i + 1], m.positions[3 * i + 2]);
+        };
+        int facing = 0, covered = 0;
+        for (std::size_t t = 0; t < m.triangleCount(); ++t) {
+            const QVector3D a = vertex(m.indices[3 * t]), b = vertex(m.indices[3 * t + 1]), c = vertex(m.indices[3 * t + 2]);
+            const QVector3D toEye = (view->camera().eye() - (a + b + c) / 3).normalized();
+            if (QVector3D::dotProduct(QVector3D::crossProduct(b - a, c - a).normalized(), toEye) < 0.7f) continue;
+            const QPointF p = view->camera().project((a + b + c) / 3);
+            const int x = static_cast<int>(p.x()), y = static_cast<int>(p.y());
+            if (x < 0 || y < 0 || x >= clay.width() || y >= clay.height()) continue;
+            ++facing;
+            covered += isForeground(clay, x, y);
+        }
+        QVERIFY2(facing > 1000, "the mesh is not in the view");
+        QVERIFY2(covered > facing * 97 / 100,
+                 qPrintable(QStringLiteral("%1 of %2 front triangles drawn").arg(covered).arg(facing)));
+        QVERIFY(!isForeground(clay, 2, 2));
+        QVERIFY(!isForeground(clay, clay.width() - 3, 2));
+
+        // The cut-out preview, the chart's stage bands and the history.
+        QVERIFY(w.inputPanel()->hasCutout());
+        w.chart()->flush();
+        QStringList bands;
+        for (const auto& b : w.chart()->bands()) bands << b.name;
+        for (const auto& stage : {"preprocess", "structure", "shape_512", "shape_1024", "texture", "decode", "export"})
+            QVERIFY2(bands.contains(QLatin1String(stage)), qPrintable(bands.join(',')));
+        const auto runs = RunHistory().list();
+        QVERIFY(!runs.isEmpty());
+        const RunRecord& r = runs.first();
+        QCOMPARE(r.status, QStringLiteral("done"));
+        QVERIFY(QFile::exists(r.output));
+        QVERIFY(QFile::exists(r.trace));
+        QVERIFY(QFile::exists(r.cutout));
+        QCOMPARE(r.triangles, static_cast<qint64>(outcome.mesh->triangleCount()));
+        QCOMPARE(r.stageSeconds.size(), 7);
+        QVERIFY(r.summary.contains(QStringLiteral("stages")));
+        QCOMPARE(w.currentMeshFile(), r.output);
+
+        // Export both formats; a bad extension and a missing folder are refused.
+        QVERIFY(w.exportMeshTo(out_.filePath(QStringLiteral("knight.glb"))));
+        QVERIFY(w.exportMeshTo(out_.filePath(QStringLiteral("knight.obj"))));
+        QVERIFY(QFile::exists(out_.filePath(QStringLiteral("knight.mtl"))));
+        QVERIFY(QFile::exists(out_.filePath(QStringLiteral("knight.png"))));
+        QCOMPARE(readMeshFile(out_.filePath(QStringLiteral("knight.glb")).toStdString()).triangleCount(),
+                 outcome.mesh->triangleCount());
+        QVERIFY(!w.exportMeshTo(out_.filePath(QStringLiteral("knight.fbx"))));
+        QVERIFY(!w.exportMeshTo(out_.filePath(QStringLiteral("no/such/folder/knight.glb"))));
+    }
+
+    void opensTracesAndMeshes() {
+        MainWindow w;
+        w.setScripted(true);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // The Python stageload's real trace: its stages become bands.
+        QVERIFY(w.openTrace(kSource + QStringLiteral("/tests/data/traces/staged-1.trace.jsonl")));
+        w.chart()->flush();
+        QVERIFY(w.chart()->bands().size() >= 5);
+        QVERIFY(w.overlayTrace(kSource + QStringLiteral("/tests/data/traces/eager-1.trace.jsonl")));
+        QFile broken(out_.filePath(QStringLiteral("broken.jsonl")));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"type\":\"start\"}\nnot json\n{\"type\":\"end\"}\n");
+        broken.close();
+        QVERIFY(!w.openTrace(broken.fileName()));
+
+        // A .glb written by anyone opens in the view.
+        const QString glb = out_.filePath(QStringLiteral("tetra.glb"));
+        writeGlb(tetrahedron(), glb.toStdString());
+        QVERIFY(w.openMesh(glb));
+        QCOMPARE(w.meshPanel()->view()->triangleCount(), 4);
+        QCOMPARE(w.currentMeshFile(), glb);
+        QVERIFY(w.meshPanel()->view()->hasMesh());
+        QVERIFY(!w.openMesh(out_.filePath(QStringLiteral("missing.glb"))));
+        QVERIFY(!w.openPicture(broken.fileName()));
+    }
+
+    void settingsAreKeptAcrossSessions() {
+        {
+            MainWindow w;
+            w.setScripted(true);
+            w.show();
+            w.settingsPanel()->findChild<QSpinBox*>(QStringLiteral("seed"))->setValue(4242);
+            auto* texture = w.settingsPanel()->findChild<QComboBox*>(QStringLiteral("textureSize"));
+            texture->setCurrentIndex(texture->findData(4096));
+            GuardParams g = roomyGuard();
+            g.busy = {QStringLiteral("ffmpeg").toStdString()};
+            w.guardPanel()->setParams(g, true);
+            w.close();
+        }
+        MainWindow again;
+        StudioSettings s;
+        again.settingsPanel()->applyTo(s);
+        QCOMPARE(s.seed, 4242);
+        QCOMPARE(s.textureSize, 4096);
+        const auto g = again.guardPanel()->params();
+        QVERIFY(g.has_value());
+        QCOMPARE(g->busy.size(), std::size_t(1));
+        QCOMPARE(g->waitFree, 1.0);
+    }
+
+    void scriptedModeSavesAScreenshot() {
+        const QString shot = out_.filePath(QStringLiteral("studio.png"));
+        QProcess app;
+        app.setProcessChannelMode(QProcess::SeparateChannels);
+        app.start(QStringLiteral(STAGELOAD_STUDIO_EXE),
+                  {kSamples + QStringLiteral("/lantern_alpha.png"), QStringLiteral("--generate"),
+                   QStringLiteral("--screenshot"), shot, QStringLiteral("--quit-when-done"),
+                   QStringLiteral("--benchmark")});
+        QVERIFY(app.waitForFinished(180000));
+        const QString out = QString::fromUtf8(app.readAllStandardOutput());
+        const QString err = QString::fromUtf8(app.readAllStandardError());
+        QVERIFY2(app.exitStatus() == QProcess::NormalExit && app.exitCode() == 0, qPrintable(err));
+        QVERIFY2(out.contains(QLatin1String("launch to window:")), qPrintable(out));
+        QVERIFY2(out.contains(QLatin1String("GUI event latency during the run: p50")), qPrintable(out));
+        QImage image(shot);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() >= 800 && image.height() >= 500);
+        // Not a blank window: many distinct colours (mesh, chart, panels).
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 4)
+            for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 500, qPrintable(QString::number(colours.size())));
+    }
+
+    void scriptedModeReportsBadInput() {
+        QProcess app;
+        app.start(QStringLiteral(STAGELOAD_STUDIO_EXE), {QStringLiteral("--generate"), QStringLiteral("--quit-when-done")});
+        QVERIFY(app.waitForFinished(60000));
+        QCOMPARE(app.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(app.readAllStandardError()).contains(QLatin1String("needs a picture")));
+
+        app.start(QStringLiteral(STAGELOAD_STUDIO_EXE),
+                  {out_.filePath(QStringLiteral("nothing-here.png")), QStringLiteral("--generate"),
+                   QStringLiteral("--quit-when-done")});
+        QVERIFY(app.waitForFinished(60000));
+        QCOMPARE(app.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(app.readAllStandardError()).contains(QLatin1String("nothing-here.png")));
+    }
+};
+
+int main(int argc, char** argv) {
+    // Keep the user's settings and history out of it: everything goes to a temporary home.
+    QTemporaryDir home;
+    qputenv("XDG_CONFIG_HOME", home.filePath(QStringLiteral("config")).toUtf8());
+    qputenv("XDG_DATA_HOME", home.filePath(QStringLiteral("data")).toUtf8());
+    qputenv("XDG_CACHE_HOME", home.filePath(QStringLiteral("cache")).toUtf8());
+    ui::useDefaultGlFormat();
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Stageload"));
+    QApplication::setApplicationName(QStringLiteral("Stageload Studio"));
+    registerRunMetaTypes();
+    TestStudioApp test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_studio_app.moc"

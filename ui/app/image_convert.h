@@ -1,0 +1,17 @@
+#pragma once
+// stageload::Image (engine/image) to QImage, for thumbnails and previews.
+//
+//   QLabel* l; l->setPixmap(QPixmap::fromImage(stageload::studio::toQImage(cutout)));
+//
+// Pure, thread-safe; the result owns its pixels (a deep copy).
+
+#include <QImage>
+
+#include "engine/image/image.h"
+
+namespace stageload::studio {
+
+/// 1 channel → Grayscale8, 3 → RGB888, 4 → RGBA8888. Empty or other channel counts → null.
+QImage toQImage(const stageload::Image& image);
+
+}  // namespace stageload::studio

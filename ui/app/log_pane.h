@@ -1,0 +1,43 @@
+#pragma once
+// The log pane: every spdlog message of the process (engine, guard, app), shown live.
+//
+//   auto* pane = new LogPane(this);
+//   pane->attachTo(spdlog::default_logger());   // GUI thread, before runs start
+//
+// The sink may be called from any thread (worker, meter); it hands each formatted line to the
+// pane through a queued signal, so the widget is only touched on the GUI thread.
+
+#include <QPlainTextEdit>
+#include <memory>
+
+namespace spdlog {
+class logger;
+namespace sinks {
+class sink;
+}
+}  // namespace spdlog
+
+namespace stageload::studio {
+
+class LogBridge;
+
+class LogPane : public QPlainTextEdit {
+    Q_OBJECT
+
+public:
+    explicit LogPane(QWidget* parent = nullptr);
+    ~LogPane() override;
+
+    /// Adds a sink to `logger` that forwards to this pane; removed again by the destructor.
+    void attachTo(const std::shared_ptr<spdlog::logger>& logger);
+
+    /// Appends one line (GUI thread). Warnings and errors are coloured.
+    void appendLine(const QString& line, int level);
+
+private:
+    std::shared_ptr<spdlog::logger> logger_;
+    std::shared_ptr<LogBridge> bridge_;
+    std::shared_ptr<spdlog::sinks::sink> sink_;
+};
+
+}  // namespace stageload::studio

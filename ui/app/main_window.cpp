@@ -1,0 +1,370 @@
+#include "ui/app/main_window.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+#include "engine/pipelines/character/character_run.h"
+#include "guard/trace/summary.h"
+#include "ui/app/blender_launcher.h"
+#include "ui/app/history_panel.h"
+#include "ui/app/input_panel.h"
+#include "ui/app/log_pane.h"
+#include "ui/app/settings_panel.h"
+#include "ui/chart/memory_chart.h"
+#include "ui/studio/guard_panel.h"
+#include "ui/view/mesh_panel.h"
+#include "ui/view/mesh_view.h"
+
+namespace stageload::studio {
+namespace {
+
+QStringList toQStrings(const std::vector<std::string>& v) {
+    QStringList out;
+    for (const auto& s : v) out << QString::fromStdString(s);
+    return out;
+}
+
+QJsonObject settingsJson(const StudioSettings& s) {
+    return {{"pipeline", s.pipeline},       {"seed", s.seed},
+            {"texture_size", s.textureSize}, {"triangles", s.triangles},
+            {"load", s.staged ? "staged" : "eager"},
+            {"device", s.device},           {"threads", s.threads},
+            {"remover", s.remover},         {"guard", s.guardEnabled}};
+}
+
+// The trace's summary as JSON for the history (empty when the trace cannot be read).
+QJsonObject traceSummary(const QString& tracePath) {
+    try {
+        const auto json = toJson(summarize(readTrace(tracePath.toStdString())));
+        return QJsonDocument::fromJson(QByteArray::fromStdString(json.dump())).object();
+    } catch (const stageload::Error& e) {
+        spdlog::warn("no summary for {}: {}", tracePath.toStdString(), e.what());
+        return {};
+    }
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle(tr("Stageload Studio"));
+    setObjectName(QStringLiteral("mainWindow"));
+    setAcceptDrops(true);
+    QStringList ignored;
+    settings_ = loadSettings(QSettings(), &ignored);
+    stages_ = toQStrings(characterStages());
+
+    buildLayout();
+    buildActions();
+    connectRuns();
+    logPane_->attachTo(spdlog::default_logger());
+    for (const auto& w : ignored) spdlog::warn("settings: {}", w.toStdString());
+    QStringList broken;
+    history_.list(&broken);
+    for (const auto& w : broken) spdlog::warn("history: {}", w.toStdString());
+
+    settingsPanel_->setSettings(settings_);
+    guardPanel_->setParams(settings_.guard, settings_.guardEnabled);
+    guardPanel_->showIdle();
+    refreshHistory();
+    if (!restoreGeometry(settings_.windowGeometry)) resize(1400, 900);
+    restoreState(settings_.windowState);
+
+    tick_.setInterval(1000);
+    connect(&tick_, &QTimer::timeout, this, &MainWindow::updateProgress);
+    updateActions();
+    statusBar()->showMessage(tr("Open a picture (Ctrl+O) or drop one on the window"));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildLayout() {
+    meshPanel_ = new MeshPanel(this);
+    chart_ = new MemoryChart(this);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(meshPanel_);
+    split->addWidget(chart_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    setCentralWidget(split);
+
+    inputPanel_ = new InputPanel(this);
+    settingsPanel_ = new SettingsPanel(toQStrings(availableDevices()), this);
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addWidget(inputPanel_);
+    leftLayout->addWidget(settingsPanel_);
+    leftLayout->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(left);
+    scroll->setWidgetResizable(true);
+    // Every dock has an object name, so saveState() can put it back where the user left it.
+    auto dock = [this](const QString& title, const char* name, QWidget* widget, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(QLatin1String(name));
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        return d;
+    };
+    dock(tr("Picture and settings"), "inputDock", scroll, Qt::LeftDockWidgetArea);
+    guardPanel_ = new GuardPanel(this);
+    dock(tr("Guard"), "guardDock", guardPanel_, Qt::LeftDockWidgetArea);
+    logPane_ = new LogPane(this);
+    auto* logDock = dock(tr("Log"), "logDock", logPane_, Qt::BottomDockWidgetArea);
+    historyPanel_ = new HistoryPanel(this);
+    auto* historyDock = dock(tr("History"), "historyDock", historyPanel_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(logDock, historyDock);
+    logDock->raise();
+    connect(historyPanel_, &HistoryPanel::openRequested, this, &MainWindow::openRun);
+    connect(historyPanel_, &HistoryPanel::overlayRequested, this, &MainWindow::overlayRun);
+    connect(historyPanel_, &HistoryPanel::deleteRequested, this, &MainWindow::deleteRun);
+
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(360);
+    progress_->setTextVisible(true);
+    progress_->hide();
+    guardLabel_ = new QLabel(this);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(guardLabel_);
+    connect(guardPanel_, &GuardPanel::paramsEdited, this, [this] {
+        if (auto p = guardPanel_->params()) settings_.guard = *p;
+        settings_.guardEnabled = guardPanel_->guardEnabled();
+    });
+}
+
+void MainWindow::connectRuns() {
+    connect(&runs_, &RunController::sampled, chart_, &MemoryChart::appendSample);
+    connect(&runs_, &RunController::eventHappened, chart_, &MemoryChart::appendEvent);
+    connect(&runs_, &RunController::cutoutReady, inputPanel_, &InputPanel::setCutout);
+    connect(&runs_, &RunController::stageChanged, this, &MainWindow::onStage);
+    connect(&runs_, &RunController::guardChanged, this, &MainWindow::onGuard);
+    connect(&runs_, &RunController::finished, this, &MainWindow::onRunFinished);
+}
+
+void MainWindow::report(const QString& title, const QString& message) {
+    spdlog::error("{}: {}", title.toStdString(), message.toStdString());
+    if (!scripted_) QMessageBox::warning(this, title, message);
+}
+
+StudioSettings MainWindow::currentSettings() const {
+    StudioSettings s = settings_;
+    settingsPanel_->applyTo(s);
+    return s;
+}
+
+bool MainWindow::openPicture(const QString& path) {
+    QString error;
+    if (!inputPanel_->setPicture(path, &error)) {
+        report(tr("Cannot open the picture"), error);
+        return false;
+    }
+    settings_.addRecentFile(QFileInfo(path).absoluteFilePath());
+    settings_.lastOpenDir = QFileInfo(path).absolutePath();
+    updateRecentMenu();
+    updateActions();
+    statusBar()->showMessage(tr("Press Generate (Ctrl+Return) to make the mesh"));
+    return true;
+}
+
+bool MainWindow::generate() {
+    if (runs_.isRunning()) return false;
+    if (inputPanel_->picture().isEmpty()) {
+        report(tr("No picture"), tr("Open a picture first (Ctrl+O), or drop one on the window."));
+        return false;
+    }
+    StudioSettings s = currentSettings();
+    s.guardEnabled = guardPanel_->guardEnabled();
+    if (s.guardEnabled) {
+        QString error;
+        const auto params = guardPanel_->params(&error);
+        if (!params) {
+            report(tr("The guard's thresholds are not valid"), error);
+            return false;
+        }
+        s.guard = *params;
+    }
+    settings_ = s;
+
+    RunRecord record;
+    try {
+        record = history_.create(inputPanel_->picture(), s.pipeline,
+                                 s.staged ? QStringLiteral("staged") : QStringLiteral("eager"),
+                                 settingsJson(s));
+        record.output = record.filePath(QStringLiteral("mesh.glb"));
+        record.trace = record.filePath(QStringLiteral("trace.jsonl"));
+        record.cutout = record.filePath(QStringLiteral("cutout.png"));
+        history_.save(record);
+    } catch (const stageload::Error& e) {
+        report(tr("Cannot keep the run in the history"), QString::fromStdString(e.what()));
+        return false;
+    }
+
+    GenerateRequest request;
+    request.input = record.input;
+    request.output = record.output;
+    request.trace = record.trace;
+    request.cutout = record.cutout;
+    request.settings = s;
+    if (!runs_.start(std::move(request))) return false;
+    running_ = record;
+
+    eta_.learn(history_.list(), s.pipeline, record.loadMode);
+    inputPanel_->clearCutout();
+    chart_->beginRun(tr("%1, %2").arg(QFileInfo(record.input).fileName(), record.loadMode));
+    stageIndex_ = -1;
+    progress_->setRange(0, static_cast<int>(stages_.size()));
+    progress_->setValue(0);
+    progress_->setFormat(s.guardEnabled ? tr("Waiting for the guard…") : tr("Starting…"));
+    progress_->show();
+    tick_.start();
+    spdlog::info("generate {} ({}, seed {}, texture {}, {} triangles)", record.input.toStdString(),
+                 record.loadMode.toStdString(), s.seed, s.textureSize, s.triangles);
+    updateActions();
+    refreshHistory();
+    return true;
+}
+
+void MainWindow::cancel() {
+    if (!runs_.isRunning()) return;
+    spdlog::info("cancel requested");
+    progress_->setFormat(tr("Cancelling…"));
+    runs_.cancel();
+}
+
+void MainWindow::onStage(const QString& stage, int index, int count, bool begins) {
+    if (!begins) {
+        progress_->setValue(index + 1);
+        return;
+    }
+    stageIndex_ = index;
+    stageClock_.start();
+    progress_->setRange(0, count);
+    updateProgress();
+}
+
+void MainWindow::updateProgress() {
+    if (guardActive_ && guardState_ == GuardState::Waiting) {
+        const double waited = guardSeconds_ + guardClock_.elapsed() / 1000.0;
+        guardPanel_->showState(guardState_, guardReason_, waited);
+        progress_->setFormat(tr("Waiting for room: %1 s").arg(static_cast<int>(waited)));
+    }
+    if (stageIndex_ < 0 || stageIndex_ >= stages_.size()) return;
+    QString text = tr("%1 (%2/%3)").arg(stages_[stageIndex_]).arg(stageIndex_ + 1).arg(stages_.size());
+    if (const auto left = eta_.remaining(stages_, stageIndex_, stageClock_.elapsed() / 1000.0))
+        text += tr(" · about %1 s left").arg(static_cast<int>(std::ceil(*left)));
+    progress_->setFormat(text);
+}
+
+void MainWindow::onGuard(GuardState state, const QString& reason, double secondsInState) {
+    guardActive_ = true;
+    guardState_ = state;
+    guardReason_ = reason;
+    guardSeconds_ = secondsInState;
+    guardClock_.start();
+    guardPanel_->showState(state, reason, secondsInState);
+    guardLabel_->setText(tr("Guard: %1").arg(QString::fromLatin1(toString(state))));
+    guardLabel_->setToolTip(reason);
+    updateProgress();
+}
+
+void MainWindow::onRunFinished(const GenerateOutcome& outcome) {
+    tick_.stop();
+    progress_->hide();
+    chart_->endRun();
+    guardActive_ = false;
+    if (outcome.end != RunEnd::Stopped) guardPanel_->showIdle();
+    guardLabel_->clear();
+
+    if (running_) {
+        RunRecord& r = *running_;
+        r.status = toStatus(outcome.end);
+        r.message = outcome.end == RunEnd::Done ? outcome.notices.join(QLatin1Char('\n')) : outcome.message;
+        r.seconds = outcome.seconds;
+        r.stageSeconds = outcome.stageSeconds;
+        if (outcome.mesh) {
+            r.vertices = static_cast<qint64>(outcome.mesh->vertexCount());
+            r.triangles = static_cast<qint64>(outcome.mesh->triangleCount());
+        }
+        if (QFileInfo::exists(r.trace)) r.summary = traceSummary(r.trace);
+        if (!QFileInfo::exists(r.output)) r.output.clear();
+        if (!QFileInfo::exists(r.cutout)) r.cutout.clear();
+        try {
+            history_.save(r);
+        } catch (const stageload::Error& e) {
+            spdlog::warn("history: {}", e.what());
+        }
+        if (outcome.end == RunEnd::Done) eta_.record(r);
+        if (outcome.end == RunEnd::Done) meshFile_ = r.output;
+        running_.reset();
+    }
+
+    switch (outcome.end) {
+        case RunEnd::Done:
+            mesh_ = outcome.mesh;
+            meshPanel_->view()->setMesh(*outcome.mesh);
+            for (const auto& n : outcome.notices) spdlog::warn("{}", n.toStdString());
+            spdlog::info("done: {} ({}; mesh {})", outcome.message.toStdString(),
+                         outcome.maskSource.toStdString(), outcome.meshCheck.toStdString());
+            statusBar()->showMessage(tr("Done: %1").arg(outcome.message));
+            break;
+        case RunEnd::Cancelled:
+            spdlog::info("{}", outcome.message.toStdString());
+            statusBar()->showMessage(tr("Cancelled"));
+            break;
+        case RunEnd::Failed:
+        case RunEnd::Stopped:
+            statusBar()->showMessage(outcome.title);
+            report(outcome.title, outcome.message);
+            break;
+    }
+    refreshHistory();
+    updateActions();
+    emit runFinished(outcome);
+}
+
+void MainWindow::refreshHistory() { historyPanel_->setRecords(history_.list()); }
+
+void MainWindow::updateActions() {
+    const bool running = runs_.isRunning();
+    generateAction_->setEnabled(!running && !inputPanel_->picture().isEmpty());
+    cancelAction_->setEnabled(running);
+    exportAction_->setEnabled(mesh_ || !meshFile_.isEmpty());
+    const bool blender = !blenderExecutable().isEmpty();
+    blenderAction_->setEnabled(blender && !meshFile_.isEmpty());
+    blenderAction_->setToolTip(blender ? tr("Open the mesh in Blender") : tr("Blender is not on PATH"));
+    settingsPanel_->setEnabled(!running);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (runs_.isRunning()) {
+        if (!scripted_ &&
+            QMessageBox::question(this, tr("Quit"), tr("A run is going. Cancel it and quit?")) != QMessageBox::Yes) {
+            event->ignore();
+            return;
+        }
+        runs_.cancel();
+    }
+    settingsPanel_->applyTo(settings_);
+    settings_.guardEnabled = guardPanel_->guardEnabled();
+    if (auto p = guardPanel_->params()) settings_.guard = *p;
+    settings_.windowGeometry = saveGeometry();
+    settings_.windowState = saveState();
+    QSettings qs;
+    saveSettings(qs, settings_);
+    event->accept();
+}
+
+}  // namespace stageload::studio

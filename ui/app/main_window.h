@@ -1,0 +1,143 @@
+#pragma once
+// Stageload Studio's main window: the picture and settings on the left, the 3D view over the
+// live memory chart in the middle, the guard's thresholds and state, the log and the history of
+// runs in docks. Generate runs on a worker thread (RunController); nothing heavy happens here.
+//
+//   MainWindow w;                    // reads QSettings; saves them when it closes
+//   w.show();
+//   w.openPicture("hero.png");
+//   w.generate();                    // Ctrl+Return; Esc cancels
+//
+// GUI thread only.
+
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QMainWindow>
+#include <QProgressBar>
+#include <QTimer>
+#include <memory>
+
+#include "ui/studio/eta_model.h"
+#include "ui/studio/run_history.h"
+#include "ui/studio/studio_settings.h"
+#include "ui/worker/run_controller.h"
+
+class QAction;
+class QMenu;
+
+namespace stageload::chart {
+class MemoryChart;
+}
+namespace stageload::ui {
+class MeshPanel;
+}
+
+namespace stageload::studio {
+
+class InputPanel;
+class SettingsPanel;
+class GuardPanel;
+class HistoryPanel;
+class LogPane;
+using chart::MemoryChart;
+using ui::MeshPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// In scripted mode problems are logged (stderr) instead of shown in dialogs.
+    void setScripted(bool scripted) { scripted_ = scripted; }
+
+    bool openPicture(const QString& path);
+    bool openMesh(const QString& path);
+    bool openTrace(const QString& path);
+    bool overlayTrace(const QString& path);
+    /// Writes the mesh on show to `path` (.glb, or .obj with .mtl and .png beside it).
+    bool exportMeshTo(const QString& path);
+    /// Starts a run of the current picture; false (with a message) when it cannot start.
+    bool generate();
+    void cancel();
+    bool isRunning() const { return runs_.isRunning(); }
+
+    MeshPanel* meshPanel() const { return meshPanel_; }
+    MemoryChart* chart() const { return chart_; }
+    GuardPanel* guardPanel() const { return guardPanel_; }
+    InputPanel* inputPanel() const { return inputPanel_; }
+    SettingsPanel* settingsPanel() const { return settingsPanel_; }
+    /// The file of the mesh on show (a run's output or an opened file), "" if none.
+    QString currentMeshFile() const { return meshFile_; }
+
+signals:
+    /// A run ended (any way); emitted after the view, chart and history are updated.
+    void runFinished(const stageload::studio::GenerateOutcome& outcome);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildActions();
+    void buildLayout();
+    void connectRuns();
+    void report(const QString& title, const QString& message);
+    void updateActions();
+    void updateProgress();
+    void updateRecentMenu();
+    void refreshHistory();
+    StudioSettings currentSettings() const;
+
+    void onStage(const QString& stage, int index, int count, bool begins);
+    void onGuard(stageload::GuardState state, const QString& reason, double secondsInState);
+    void onRunFinished(const GenerateOutcome& outcome);
+    void openRun(const QString& id);
+    void overlayRun(const QString& id);
+    void deleteRun(const QString& id);
+    void exportMesh();
+    void launchBlender();
+    void saveChart();
+    void openAny(const QString& path);
+
+    StudioSettings settings_;
+    RunHistory history_;
+    EtaModel eta_;
+    RunController runs_;
+    std::optional<RunRecord> running_;      ///< the record of the run in progress
+    std::shared_ptr<const TexturedMesh> mesh_;  ///< the mesh on show, for export
+    QString meshFile_;
+    bool scripted_ = false;
+
+    InputPanel* inputPanel_ = nullptr;
+    SettingsPanel* settingsPanel_ = nullptr;
+    GuardPanel* guardPanel_ = nullptr;
+    HistoryPanel* historyPanel_ = nullptr;
+    LogPane* logPane_ = nullptr;
+    MemoryChart* chart_ = nullptr;
+    MeshPanel* meshPanel_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QLabel* guardLabel_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+
+    QAction* openAction_ = nullptr;
+    QAction* generateAction_ = nullptr;
+    QAction* cancelAction_ = nullptr;
+    QAction* exportAction_ = nullptr;
+    QAction* blenderAction_ = nullptr;
+
+    // Progress and guard state between signals: ticks once a second.
+    QTimer tick_;
+    QStringList stages_;
+    int stageIndex_ = -1;
+    QElapsedTimer stageClock_;
+    stageload::GuardState guardState_ = stageload::GuardState::Waiting;
+    bool guardActive_ = false;
+    QString guardReason_;
+    double guardSeconds_ = 0.0;
+    QElapsedTimer guardClock_;
+};
+
+}  // namespace stageload::studio

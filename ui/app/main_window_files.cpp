@@ -1,0 +1,250 @@
+// MainWindow's menus and what they open and write: pictures, meshes, traces, past runs,
+// exports, Blender and the chart's picture. The run itself is in main_window.cpp.
+#include <spdlog/spdlog.h>
+
+#include <QAction>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QStatusBar>
+#include <QToolBar>
+
+#include "engine/export/mesh_export.h"
+#include "guard/trace/trace_reader.h"
+#include "ui/app/blender_launcher.h"
+#include "ui/app/history_panel.h"
+#include "ui/app/input_panel.h"
+#include "ui/app/main_window.h"
+#include "ui/chart/memory_chart.h"
+#include "ui/view/mesh_panel.h"
+
+namespace stageload::studio {
+namespace {
+
+const QStringList kMeshSuffixes{"glb", "gltf", "obj"};
+
+QString suffixOf(const QString& path) { return QFileInfo(path).suffix().toLower(); }
+
+}  // namespace
+
+void MainWindow::buildActions() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    openAction_ = file->addAction(tr("&Open Picture…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open a picture"), settings_.lastOpenDir,
+            tr("Pictures (*.png *.jpg *.jpeg *.webp *.bmp *.tga *.gif)"));
+        if (!path.isEmpty()) openPicture(path);
+    });
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("Open &Mesh…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a mesh"), settings_.lastOpenDir,
+                                                          tr("Meshes (*.glb *.gltf *.obj)"));
+        if (!path.isEmpty()) openMesh(path);
+    });
+    file->addAction(tr("Open &Trace…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a memory trace"), settings_.lastOpenDir,
+                                                          tr("Traces (*.jsonl);;All files (*)"));
+        if (!path.isEmpty()) openTrace(path);
+    });
+    file->addAction(tr("O&verlay Trace…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Overlay a memory trace"), settings_.lastOpenDir,
+                                                          tr("Traces (*.jsonl);;All files (*)"));
+        if (!path.isEmpty()) overlayTrace(path);
+    });
+    file->addSeparator();
+    exportAction_ = file->addAction(tr("&Export Mesh…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportMesh);
+    blenderAction_ = file->addAction(tr("Open in &Blender"), QKeySequence(tr("Ctrl+B")), this, &MainWindow::launchBlender);
+    file->addAction(tr("&Save Chart…"), this, &MainWindow::saveChart);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    auto* run = menuBar()->addMenu(tr("&Run"));
+    generateAction_ = run->addAction(tr("&Generate"), QKeySequence(Qt::CTRL | Qt::Key_Return), this,
+                                     [this] { generate(); });
+    generateAction_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    cancelAction_ = run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancel);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+
+    auto* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    bar->addAction(openAction_);
+    bar->addSeparator();
+    bar->addAction(generateAction_);
+    bar->addAction(cancelAction_);
+    bar->addSeparator();
+    bar->addAction(exportAction_);
+    bar->addAction(blenderAction_);
+    updateRecentMenu();
+}
+
+bool MainWindow::openMesh(const QString& path) {
+    QString error;
+    if (!meshPanel_->openFile(path, &error)) {
+        report(tr("Cannot open the mesh"), error);
+        return false;
+    }
+    mesh_.reset();  // exported as it is: the file itself
+    meshFile_ = QFileInfo(path).absoluteFilePath();
+    settings_.lastOpenDir = QFileInfo(path).absolutePath();
+    updateActions();
+    return true;
+}
+
+bool MainWindow::openTrace(const QString& path) {
+    try {
+        chart_->showTrace(readTrace(path.toStdString()), QFileInfo(path).fileName());
+        settings_.lastOpenDir = QFileInfo(path).absolutePath();
+        return true;
+    } catch (const stageload::Error& e) {
+        report(tr("Cannot open the trace"), QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+bool MainWindow::overlayTrace(const QString& path) {
+    try {
+        chart_->addOverlay(readTrace(path.toStdString()), QFileInfo(path).fileName());
+        return true;
+    } catch (const stageload::Error& e) {
+        report(tr("Cannot open the trace"), QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+void MainWindow::openAny(const QString& path) {
+    const QString suffix = suffixOf(path);
+    if (kMeshSuffixes.contains(suffix))
+        openMesh(path);
+    else if (suffix == QLatin1String("jsonl"))
+        openTrace(path);
+    else
+        openPicture(path);
+}
+
+void MainWindow::openRun(const QString& id) {
+    const auto r = history_.load(id);
+    if (!r) {
+        report(tr("Cannot open the run"), tr("The run %1 is no longer in the history.").arg(id));
+        return;
+    }
+    if (QFileInfo::exists(r->input)) inputPanel_->setPicture(r->input, nullptr);
+    if (!r->cutout.isEmpty() && QFileInfo::exists(r->cutout)) {
+        try {
+            inputPanel_->setCutout(readImageFile(r->cutout.toStdString()).image);
+        } catch (const stageload::Error& e) {
+            spdlog::warn("{}", e.what());
+        }
+    }
+    if (!r->trace.isEmpty() && QFileInfo::exists(r->trace)) openTrace(r->trace);
+    if (!r->output.isEmpty() && QFileInfo::exists(r->output)) openMesh(r->output);
+}
+
+void MainWindow::overlayRun(const QString& id) {
+    const auto r = history_.load(id);
+    if (r && QFileInfo::exists(r->trace))
+        overlayTrace(r->trace);
+    else
+        report(tr("Cannot overlay the run"), tr("The run %1 has no trace.").arg(id));
+}
+
+void MainWindow::deleteRun(const QString& id) {
+    if (running_ && running_->id == id) return;
+    if (!scripted_ && QMessageBox::question(this, tr("Delete run"),
+                                            tr("Delete this run and its files?")) != QMessageBox::Yes)
+        return;
+    try {
+        history_.remove(id);
+    } catch (const stageload::Error& e) {
+        report(tr("Cannot delete the run"), QString::fromStdString(e.what()));
+    }
+    refreshHistory();
+}
+
+void MainWindow::exportMesh() {
+    if (meshFile_.isEmpty() && !mesh_) return;
+    const bool obj = settings_.exportFormat == QLatin1String("obj");
+    const QString glbFilter = tr("glTF binary (*.glb)"), objFilter = tr("Wavefront OBJ (*.obj)");
+    QString filter = obj ? objFilter : glbFilter;
+    const QString base = QFileInfo(inputPanel_->picture()).completeBaseName();
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export mesh"),
+        settings_.lastOpenDir + QLatin1Char('/') + (base.isEmpty() ? QStringLiteral("mesh") : base) +
+            (obj ? QStringLiteral(".obj") : QStringLiteral(".glb")),
+        glbFilter + QStringLiteral(";;") + objFilter, &filter);
+    if (path.isEmpty()) return;
+    if (!kMeshSuffixes.contains(suffixOf(path)))
+        path += filter == objFilter ? QStringLiteral(".obj") : QStringLiteral(".glb");
+    exportMeshTo(path);
+}
+
+bool MainWindow::exportMeshTo(const QString& path) {
+    const QString suffix = suffixOf(path);
+    if (suffix != QLatin1String("glb") && suffix != QLatin1String("obj")) {
+        report(tr("Cannot export the mesh"), tr("%1: export as .glb or .obj").arg(path));
+        return false;
+    }
+    if (!mesh_ && meshFile_.isEmpty()) {
+        report(tr("Cannot export the mesh"), tr("There is no mesh yet: generate one or open a mesh file."));
+        return false;
+    }
+    try {
+        // A mesh opened from a file is exported as it was read.
+        const TexturedMesh mesh = mesh_ ? *mesh_ : readMeshFile(meshFile_.toStdString());
+        if (suffix == QLatin1String("obj"))
+            writeObj(mesh, path.toStdString());
+        else
+            writeGlb(mesh, path.toStdString());
+        settings_.exportFormat = suffix;
+        meshFile_ = QFileInfo(path).absoluteFilePath();
+        spdlog::info("exported {}", path.toStdString());
+        statusBar()->showMessage(tr("Exported %1").arg(path));
+        updateActions();
+        return true;
+    } catch (const stageload::Error& e) {
+        report(tr("Cannot export the mesh"), QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+void MainWindow::launchBlender() {
+    QString error;
+    if (!openInBlender(meshFile_, &error)) report(tr("Cannot open Blender"), error);
+}
+
+void MainWindow::saveChart() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save chart"), settings_.lastOpenDir + QStringLiteral("/memory.png"),
+                                                      tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!chart_->save(path, &error)) report(tr("Cannot save the chart"), error);
+}
+
+void MainWindow::updateRecentMenu() {
+    recentMenu_->clear();
+    for (const auto& path : settings_.recentFiles)
+        recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openPicture(path); })
+            ->setToolTip(path);
+    recentMenu_->setEnabled(!settings_.recentFiles.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+    openAny(urls.first().toLocalFile());
+    event->acceptProposedAction();
+}
+
+}  // namespace stageload::studio

@@ -1,0 +1,98 @@
+#include "ui/app/scripted_session.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QSaveFile>
+#include <QTimer>
+#include <cstdio>
+
+#include "ui/app/main_window.h"
+#include "ui/view/mesh_panel.h"
+#include "ui/view/mesh_view.h"
+
+namespace stageload::studio {
+
+ScriptedSession::ScriptedSession(MainWindow& window, ScriptOptions options, QElapsedTimer launch)
+    : window_(window), options_(std::move(options)), launch_(launch) {
+    connect(&window_, &MainWindow::runFinished, this, &ScriptedSession::onRunFinished);
+}
+
+void ScriptedSession::begin() {
+    // The first event-loop turn after show() is when the window has been laid out and exposed.
+    QTimer::singleShot(0, this, &ScriptedSession::onWindowShown);
+}
+
+void ScriptedSession::onWindowShown() {
+    windowMs_ = launch_.elapsed();
+    if (options_.benchmark) std::printf("launch to window: %lld ms\n", static_cast<long long>(windowMs_));
+    if (!options_.generate) {
+        if (!options_.screenshot.isEmpty()) exitCode_ = saveScreenshot() ? 0 : 1;
+        if (options_.quitWhenDone) finish(exitCode_);
+        return;
+    }
+    if (!window_.generate()) {
+        std::fprintf(stderr, "stageload-studio: the run could not start (see the messages above)\n");
+        if (options_.quitWhenDone) finish(1);
+        return;
+    }
+    if (options_.benchmark) probe_.start();
+}
+
+void ScriptedSession::onRunFinished(const GenerateOutcome& outcome) {
+    if (!options_.generate) return;
+    probe_.stop();
+    if (options_.benchmark) {
+        const auto s = probe_.stats();
+        std::printf("run: %.2f s (%s)\n", outcome.seconds, qPrintable(toStatus(outcome.end)));
+        std::printf("GUI event latency during the run: p50 %.1f ms, p99 %.1f ms, max %.1f ms "
+                    "(%d ticks of a 10 ms timer)\n",
+                    s.p50, s.p99, s.max, s.ticks);
+        std::fflush(stdout);
+    }
+    if (outcome.end != RunEnd::Done) {
+        std::fprintf(stderr, "stageload-studio: %s: %s\n", qPrintable(outcome.title),
+                     qPrintable(outcome.message));
+        exitCode_ = 1;
+        if (options_.quitWhenDone) finish(exitCode_);
+        return;
+    }
+    if (options_.screenshot.isEmpty()) {
+        if (options_.quitWhenDone) finish(0);
+        return;
+    }
+    // The screenshot must show the mesh: wait for the view to draw a frame with it, then let
+    // the rest of the window settle for a moment.
+    auto* view = window_.meshPanel()->view();
+    auto shoot = [this] {
+        exitCode_ = saveScreenshot() ? 0 : 1;
+        if (options_.quitWhenDone) finish(exitCode_);
+    };
+    auto once = std::make_shared<bool>(false);
+    auto after = [this, once, shoot] {
+        if (*once) return;
+        *once = true;
+        QTimer::singleShot(300, this, shoot);
+    };
+    connect(view, &QOpenGLWidget::frameSwapped, this, after, Qt::SingleShotConnection);
+    view->update();
+    QTimer::singleShot(5000, this, after);  // never hang when no frame comes
+}
+
+bool ScriptedSession::saveScreenshot() {
+    const QImage shot = window_.grab().toImage();
+    QSaveFile file(options_.screenshot);
+    if (shot.isNull() || !file.open(QIODevice::WriteOnly) || !shot.save(&file, "PNG") || !file.commit()) {
+        std::fprintf(stderr, "stageload-studio: cannot write the screenshot %s: %s\n",
+                     qPrintable(options_.screenshot), qPrintable(file.errorString()));
+        return false;
+    }
+    std::printf("screenshot: %s (%d×%d)\n", qPrintable(options_.screenshot), shot.width(), shot.height());
+    return true;
+}
+
+void ScriptedSession::finish(int exitCode) {
+    window_.close();
+    QCoreApplication::exit(exitCode);
+}
+
+}  // namespace stageload::studio

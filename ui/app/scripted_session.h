@@ -1,0 +1,55 @@
+#pragma once
+// Scripted mode, for tests, docs and benchmarks:
+//   stageload-studio IMAGE --generate --screenshot OUT.png --quit-when-done [--benchmark]
+// generates the picture, waits until the mesh has been drawn, saves a screenshot of the window
+// and quits with 0 when the run was done (1 otherwise, the reason on stderr). --benchmark
+// prints the time from launch to the window on screen and how late the GUI thread served a
+// 10 ms timer during the run (p50 / p99 / max).
+//
+//   ScriptedSession session(window, options, launchClock);
+//   session.begin();                 // after window.show()
+//
+// GUI thread only.
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+
+#include "ui/app/latency_probe.h"
+#include "ui/worker/generate_request.h"
+
+namespace stageload::studio {
+
+class MainWindow;
+
+struct ScriptOptions {
+    bool generate = false;
+    QString screenshot;  ///< empty: none
+    bool quitWhenDone = false;
+    bool benchmark = false;
+    bool any() const { return generate || !screenshot.isEmpty() || quitWhenDone || benchmark; }
+};
+
+class ScriptedSession : public QObject {
+    Q_OBJECT
+
+public:
+    ScriptedSession(MainWindow& window, ScriptOptions options, QElapsedTimer launch);
+    /// Starts what the options ask for once the window is on screen.
+    void begin();
+
+private:
+    void onWindowShown();
+    void onRunFinished(const GenerateOutcome& outcome);
+    void finish(int exitCode);
+    bool saveScreenshot();
+
+    MainWindow& window_;
+    ScriptOptions options_;
+    QElapsedTimer launch_;
+    LatencyProbe probe_;
+    qint64 windowMs_ = -1;
+    int exitCode_ = 0;
+};
+
+}  // namespace stageload::studio

@@ -1,0 +1,89 @@
+#pragma once
+// Colours and sizes of the memory chart, in one place (internal to ui/chart).
+//
+//   graph->setPen(chart::style::seriesPen(chart::Series::Footprint, /*overlay=*/false));
+//
+// Series keep their colour across runs; an overlaid run is drawn dashed and lighter. Pure
+// functions, thread-safe (they only build values).
+
+#include <QColor>
+#include <QPen>
+#include <QString>
+
+namespace stageload::chart {
+
+/// The lines the chart draws for a run.
+// Available memory is drawn as a percentage on the right axis (Level), the way the guard's
+// --wait-free and --kill-free read it: in GiB beside a small process on a big machine it would
+// flatten every other line.
+enum class Series { Footprint, Swap, Gpu, Level };
+
+}  // namespace stageload::chart
+
+namespace stageload::chart::style {
+
+inline QColor seriesColor(Series s) {
+    switch (s) {
+        case Series::Footprint:
+            return QColor(0x15, 0x65, 0xc0);  // blue
+        case Series::Level:
+            return QColor(0x2e, 0x7d, 0x32);  // green
+        case Series::Swap:
+            return QColor(0xc6, 0x28, 0x28);  // red
+        case Series::Gpu:
+            return QColor(0x6a, 0x1b, 0x9a);  // purple
+    }
+    return Qt::black;
+}
+
+inline QString seriesName(Series s) {
+    switch (s) {
+        case Series::Footprint:
+            return QStringLiteral("footprint");
+        case Series::Swap:
+            return QStringLiteral("swap used");
+        case Series::Gpu:
+            return QStringLiteral("GPU memory");
+        case Series::Level:
+            return QStringLiteral("available % (right axis)");
+    }
+    return {};
+}
+
+inline QPen seriesPen(Series s, bool overlay) {
+    QColor c = seriesColor(s);
+    const double width = s == Series::Footprint ? 2.6 : 1.4;
+    if (!overlay) return QPen(c, width);
+    c.setAlpha(170);
+    QPen pen(c, s == Series::Footprint ? 2.0 : 1.2);
+    pen.setStyle(Qt::DashLine);
+    return pen;
+}
+
+inline QColor loadColor() {
+    return QColor(0x00, 0x89, 0x7b);  // teal
+}
+inline QColor reloadColor() {
+    return QColor(0x5e, 0x35, 0xb1);  // violet
+}
+inline QColor releaseColor() {
+    return QColor(0xef, 0x6c, 0x00);  // orange
+}
+
+/// Band fills alternate between these two (translucent, so grid and lines show through).
+inline QColor bandColor(int index) {
+    return index % 2 == 0 ? QColor(0x90, 0xa4, 0xae, 38) : QColor(0xff, 0xff, 0xff, 0);
+}
+inline QColor bandEdgeColor() {
+    return QColor(0x78, 0x90, 0x9c, 110);
+}
+inline QColor bandTextColor() {
+    return QColor(0x37, 0x47, 0x4f);
+}
+
+/// Fraction of the plot height the ticks take at its bottom.
+inline constexpr double kTickHeight = 0.07;
+/// Fraction of headroom above the highest value, so band names do not sit on the lines.
+inline constexpr double kHeadroom = 0.14;
+
+}  // namespace stageload::chart::style

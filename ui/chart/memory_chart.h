@@ -1,0 +1,186 @@
+#pragma once
+// The memory chart (SPEC §8): process footprint (bold), available memory, swap used and GPU
+// memory over time, in GiB, with named stage bands, load/release ticks, hover readouts,
+// horizontal zoom and pan, overlaid runs and a per-stage peak table beside the plot.
+//
+//   auto* chart = new stageload::chart::MemoryChart(this);
+//   // live: the meter thread emits samples, the GUI thread's chart appends them
+//   chart->beginRun("character, staged");
+//   connect(meter, &MeterJob::sampled, chart, &MemoryChart::appendSample, Qt::QueuedConnection);
+//   connect(worker, &RunJob::event, chart, &MemoryChart::appendEvent, Qt::QueuedConnection);
+//   connect(worker, &RunJob::finished, chart, &MemoryChart::endRun, Qt::QueuedConnection);
+//   // recorded: compare staged with eager
+//   chart->showTrace(stageload::readTrace("staged-1.trace.jsonl"), "staged-1");
+//   chart->addOverlay(stageload::readTrace("eager-1.trace.jsonl"), "eager-1");
+//   QString error;
+//   if (!chart->save("chart.svg", &error)) showError(error);
+//
+// Layout: a QSplitter with the plot on the left and the StagePeakTable (peakTable()) on the
+// right; both are children of this widget. The table and the bands follow the primary run
+// (the live one or the one showTrace() showed); overlays are drawn dashed and lighter, without
+// bands or ticks.
+//
+// Live updates: appending is O(1) per sample; replots are coalesced by a 50 ms timer (at most
+// 20 a second, however fast samples arrive), bands and the table are recomputed at most every
+// 250 ms (less often when a summary gets costly: at most a tenth of the time; the last band
+// grows in between) and at endRun(). flush() applies pending work now.
+// While live and not zoomed, the x range follows the data; a wheel zoom or a drag stops
+// following until resetView() or a double-click.
+//
+// Hover: near a load/release tick (bottom of the plot) a tooltip names its kind, model, size
+// (formatBytes) and seconds; elsewhere it reads t, the stage and each shown series' value.
+//
+// Not thread-safe: every function runs on the GUI thread; hand data over by queued connections
+// (Qt 6 needs no metatype registration for that with the function-pointer connect()). Nothing
+// throws; save() reports failure through its return value and message.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <QElapsedTimer>
+#include <QSize>
+#include <QString>
+#include <QTimer>
+#include <QWidget>
+
+#include "guard/events/event.h"
+#include "guard/memory/readers.h"
+#include "guard/trace/summary.h"
+#include "guard/trace/trace_reader.h"
+#include "ui/chart/chart_style.h"
+#include "ui/chart/run_data.h"
+#include "ui/chart/stage_band_item.h"
+
+class QCustomPlot;
+class QCPItemStraightLine;
+class QCPItemLine;
+class QCPGraph;
+class QCPTextElement;
+class QSplitter;
+
+namespace stageload::chart {
+
+class RunGraphs;
+class StagePeakTable;
+
+class MemoryChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit MemoryChart(QWidget* parent = nullptr);
+    ~MemoryChart() override;
+
+    // --- the primary run: live ---
+public slots:
+    /// Starts a live run: clears the primary run, its bands, ticks and table (overlays stay).
+    void beginRun(const QString& label);
+    /// Adds one sample (t on the run's clock, in time order).
+    void appendSample(const stageload::MemorySample& sample);
+    /// Adds one event; event.t is on the samples' clock. Load/reload/release get a tick, stage
+    /// events move the bands.
+    void appendEvent(const stageload::Event& event);
+    /// Ends the live run and shows its final bands, table and range at once.
+    void endRun();
+
+public:
+    bool isLive() const { return live_; }
+
+    // --- recorded runs ---
+    /// Shows a recorded run as the primary one (replaces the previous primary; overlays stay).
+    void showTrace(const stageload::Trace& trace, const QString& label);
+    /// Draws another run dashed and lighter in the same axes (staged vs eager).
+    void addOverlay(const stageload::Trace& trace, const QString& label);
+    /// Removes every overlay.
+    void clearOverlay();
+    int overlayCount() const { return static_cast<int>(overlays_.size()); }
+
+    /// The title above the plot; empty (the default) composes one from the runs' labels.
+    void setTitle(const QString& title);
+    QString title() const;
+
+    // --- view ---
+    /// Shows the whole data again and, while live, follows it (also on a double-click).
+    void resetView();
+    /// The x range follows the data (no user zoom or pan since the last reset).
+    bool isFollowing() const { return following_; }
+
+    /// Saves the plot as .png, .svg or .pdf (by extension) at `size` (empty: the plot's size)
+    /// through a temporary file in the same folder. False with `*error` naming the file and
+    /// what to do on an unknown extension, a missing or read-only folder or a failed write.
+    bool save(const QString& path, QString* error, QSize size = {});
+
+    /// Applies pending replots, bands and table updates now (tests, before a grab).
+    void flush();
+
+    // --- for tests and the app ---
+    QCustomPlot* plot() const { return plot_; }
+    StagePeakTable* peakTable() const { return table_; }
+    /// The stage bands drawn for the primary run (name, start, end in seconds).
+    std::vector<ChartBand> bands() const;
+    /// Points in series `s` of the primary run / of overlay `index`.
+    int pointCount(Series s) const;
+    int overlayPointCount(int index, Series s) const;
+    /// Whether series `s` of the primary run is drawn (series without data are hidden).
+    bool isShown(Series s) const;
+    /// Load, reload and release ticks drawn.
+    int tickCount() const { return static_cast<int>(ticks_.size()); }
+    /// The primary run and its summary so far (always current, whatever was drawn).
+    const RunData& run() const { return run_; }
+    const Summary& summary() const { return run_.summary(); }
+    /// What hovering at `pos` (plot widget pixels) shows; "" outside the plot area.
+    QString hoverText(const QPointF& pos) const;
+
+signals:
+    /// The bands and the peak table were refreshed from the primary run.
+    void summaryUpdated();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void setupPlot();
+    void clearPrimary(const QString& label);
+    void addTick(const Event& event);
+    void scheduleRefresh();
+    void refresh();
+    void refreshSummary();
+    void updateRanges();
+    void updateLegend();
+    void updateTitle();
+    void onMouseMove(const QPointF& pos);
+    QString tickText(const QPointF& pos) const;
+    QString readoutText(double t) const;
+    void stopFollowing();
+
+    QSplitter* splitter_ = nullptr;
+    QCustomPlot* plot_ = nullptr;
+    StagePeakTable* table_ = nullptr;
+    QCPTextElement* titleElement_ = nullptr;
+    StageBandItem* bandItem_ = nullptr;
+    QCPItemStraightLine* cursor_ = nullptr;
+    QCPGraph* loadKey_ = nullptr;
+    QCPGraph* reloadKey_ = nullptr;
+    QCPGraph* releaseKey_ = nullptr;
+
+    RunData run_;
+    QString label_;
+    std::unique_ptr<RunGraphs> graphs_;
+    std::vector<std::pair<Event, QCPItemLine*>> ticks_;
+
+    struct Overlay {
+        RunData run;
+        std::unique_ptr<RunGraphs> graphs;
+    };
+    std::vector<Overlay> overlays_;
+
+    QString title_;
+    bool live_ = false;
+    bool following_ = true;
+    bool legendDirty_ = false;
+    std::uint64_t shownRevision_ = 0;
+    QTimer refreshTimer_;
+    QElapsedTimer sinceSummary_;
+    qint64 summaryEveryMs_ = 250;
+};
+
+}  // namespace stageload::chart

@@ -1,0 +1,89 @@
+#include "ui/chart/run_graphs.h"
+
+#include "guard/core/units.h"
+
+namespace stageload::chart {
+namespace {
+
+constexpr std::array<Series, 4> kAll{Series::Footprint, Series::Swap, Series::Gpu, Series::Level};
+
+}  // namespace
+
+RunGraphs::RunGraphs(QCustomPlot* plot, const QString& label, bool overlay)
+    : plot_(plot), label_(label) {
+    // Footprint last, so it is drawn on top of the others.
+    for (Series s : {Series::Level, Series::Swap, Series::Gpu, Series::Footprint}) {
+        QCPAxis* valueAxis = s == Series::Level ? plot->yAxis2 : plot->yAxis;
+        QCPGraph* g = plot->addGraph(plot->xAxis, valueAxis);
+        g->setPen(style::seriesPen(s, overlay));
+        g->setAntialiased(true);
+        g->setAdaptiveSampling(true);
+        g->setVisible(false);
+        g->removeFromLegend();
+        graphs_[static_cast<std::size_t>(s)] = g;
+    }
+    setLegendLabel(false);
+}
+
+RunGraphs::~RunGraphs() {
+    for (QCPGraph* g : graphs_) plot_->removeGraph(g);
+}
+
+std::optional<double> RunGraphs::plotValue(Series s, const MemorySample& x) {
+    switch (s) {
+        case Series::Footprint:
+            return static_cast<double>(x.footprint) / kGiB;
+        case Series::Swap:
+            return static_cast<double>(x.swapUsed) / kGiB;
+        case Series::Gpu:
+            if (const auto gpu = RunData::gpuBytes(x)) return *gpu / kGiB;
+            return std::nullopt;
+        case Series::Level:
+            return x.level;
+    }
+    return std::nullopt;
+}
+
+void RunGraphs::append(const MemorySample& sample) {
+    for (Series s : kAll)
+        if (const auto v = plotValue(s, sample)) graph(s)->addData(sample.t, *v);
+}
+
+void RunGraphs::setData(const RunData& run) {
+    for (Series s : kAll) {
+        QVector<QCPGraphData> points;
+        points.reserve(static_cast<int>(run.samples().size()));
+        for (const auto& sample : run.samples())
+            if (const auto v = plotValue(s, sample)) points.push_back(QCPGraphData(sample.t, *v));
+        graph(s)->data()->set(points, /*alreadySorted=*/true);
+    }
+}
+
+bool RunGraphs::updateVisibility(const RunData& run) {
+    const bool any = !run.samples().empty();
+    bool changed = false;
+    for (Series s : kAll) {
+        bool show = any;
+        if (s == Series::Gpu) show = run.hasGpu();
+        if (graph(s)->visible() != show) {
+            graph(s)->setVisible(show);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+void RunGraphs::addToLegend() const {
+    for (Series s : kAll)
+        if (graph(s)->visible()) graph(s)->addToLegend();
+}
+
+void RunGraphs::setLegendLabel(bool withLabel) {
+    for (Series s : kAll) {
+        QString name = style::seriesName(s);
+        if (withLabel && !label_.isEmpty()) name += QStringLiteral(" — ") + label_;
+        graph(s)->setName(name);
+    }
+}
+
+}  // namespace stageload::chart

@@ -1,0 +1,82 @@
+#pragma once
+// What Stageload Studio remembers between sessions (SPEC §8 "Remembered between sessions"):
+// the run's settings, the guard's thresholds, recent files and the window's layout.
+//
+//   QSettings qs;                                        // the app's organisation + name
+//   QStringList ignored;
+//   stageload::studio::StudioSettings s = stageload::studio::loadSettings(qs, &ignored);
+//   for (const auto& w : ignored) log(w);                // "run/textureSize = '3000' ignored ..."
+//   s.addRecentFile("/pictures/hero.png");
+//   stageload::studio::saveSettings(qs, s);
+//
+// Keys are grouped ("run/seed", "guard/waitFree", "files/recent", "window/geometry"); sizes are
+// stored as bytes, durations as seconds, busy patterns as a string list. loadSettings() never
+// throws and never returns something a run would refuse: each stored value that is missing,
+// unreadable or out of range falls back to that field's default, and each one that was present
+// but ignored adds a line to `warnings`. saveSettings() writes every field (it does not sync).
+// Plain data: a StudioSettings is a value; the functions are reentrant (one QSettings per
+// thread, as Qt requires).
+//
+// Guard defaults: the app keeps the CLI's defaults of SPEC §7 (poll 5 s, quiet-for 1 min, ...),
+// so a run guarded in the app behaves like the same run under `stageload guard`. Quiet-for only
+// matters once busy patterns are set, and a 5 s poll is what the CLI's two-readings-in-a-row
+// kill rule was tuned for; users who want faster reactions lower the poll in the guard panel.
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include "guard/policy/guard_params.h"
+
+class QSettings;
+
+namespace stageload::studio {
+
+struct StudioSettings {
+    static constexpr int kMaxRecentFiles = 10;
+
+    // Run (SPEC §8 "Settings"; the same choices as `stageload run`).
+    QString pipeline = QStringLiteral("character");  ///< one of pipelines()
+    qint64 seed = 1;                                 ///< >= 0
+    int textureSize = 2048;                          ///< 1024, 2048 or 4096
+    int triangles = 40000;                           ///< kMinTriangles..kMaxTriangles
+    bool staged = true;                              ///< staged (true) or eager loading
+    QString device = QStringLiteral("cpu");          ///< one of devices(); the app checks the build
+    int threads = 0;                                 ///< LibTorch threads, 0 = all cores
+    QString remover = QStringLiteral("auto");        ///< one of removers()
+
+    // Guard (SPEC §7). Only the thresholds are stored; stopGrace, tracePath and traceInterval
+    // are per run and keep GuardParams' defaults.
+    bool guardEnabled = true;
+    stageload::GuardParams guard;
+
+    // Files and window.
+    QStringList recentFiles;  ///< most recent first, no duplicates, at most kMaxRecentFiles
+    QString lastOpenDir;
+    QString exportFormat = QStringLiteral("glb");  ///< "glb" or "obj"
+    QByteArray windowGeometry;                     ///< QWidget::saveGeometry()
+    QByteArray windowState;                        ///< QMainWindow::saveState()
+
+    static constexpr int kMinTriangles = 1000;
+    static constexpr int kMaxTriangles = 500000;
+    static constexpr int kMaxThreads = 1024;
+
+    static QStringList pipelines();      ///< {"character"}
+    static QStringList devices();        ///< {"cpu", "cuda", "mps"}
+    static QStringList removers();       ///< {"auto", "u2netp", "isnet", "classical"}
+    static QStringList exportFormats();  ///< {"glb", "obj"}
+    static QList<int> textureSizes();    ///< {1024, 2048, 4096}
+
+    /// Puts `path` first, drops an earlier entry of the same path and keeps at most
+    /// kMaxRecentFiles. Empty paths are ignored.
+    void addRecentFile(const QString& path);
+};
+
+/// Reads every field; see the header comment for what happens to invalid values. `warnings`
+/// (optional) gets one line per stored value that was ignored. Never throws.
+StudioSettings loadSettings(const QSettings& settings, QStringList* warnings = nullptr);
+
+/// Writes every field under its grouped key. An unset swap limit is written as an empty value.
+void saveSettings(QSettings& settings, const StudioSettings& values);
+
+}  // namespace stageload::studio

@@ -1,0 +1,254 @@
+#include "ui/worker/generate_job.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <new>
+#include <optional>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
+#include "engine/core/errors.h"
+#include "engine/pipelines/character/character_run.h"
+#include "guard/core/atomic_file.h"
+#include "guard/meter/meter.h"
+#include "guard/process/process_list.h"
+
+namespace stageload::studio {
+namespace {
+
+RemoverChoice toRemover(const QString& name) {
+    if (name == QLatin1String("u2netp")) return RemoverChoice::U2NetP;
+    if (name == QLatin1String("isnet")) return RemoverChoice::ISNet;
+    if (name == QLatin1String("classical")) return RemoverChoice::Classical;
+    return RemoverChoice::Auto;
+}
+
+GuardReadings readingsAt(double t, const GuardPolicy& policy) {
+    GuardReadings r;
+    r.t = t;
+    r.memory = readSystemMemory();
+    if (policy.needsProcesses()) r.processes = listProcesses();
+    return r;
+}
+
+// Lowers this thread's CPU priority. On Linux niceness is per thread and inherited by the threads
+// it starts: the meter and, on the first run, LibTorch's worker pool. The GUI thread keeps its
+// priority, so the window stays smooth while the pipeline uses every core.
+void lowerPriority(int niceness) {
+#if defined(__linux__)
+    if (niceness > 0 && setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), niceness) != 0)
+        spdlog::debug("could not lower the run's priority");
+#else
+    (void)niceness;
+#endif
+}
+
+// Freed heap goes back to the system at once, so the chart shows the run's memory returned.
+void returnFreedMemory() {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
+}  // namespace
+
+GenerateJob::GenerateJob(GenerateRequest request, QObject* parent)
+    : QObject(parent), request_(std::move(request)) {}
+
+void GenerateJob::requestCancel() {
+    cancel_.store(true);
+    std::lock_guard lock(mutex_);
+    wake_.notify_all();
+}
+
+double GenerateJob::elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+}
+
+bool GenerateJob::sleepUnlessCancelled(double seconds) {
+    std::unique_lock lock(mutex_);
+    return !wake_.wait_for(lock, std::chrono::duration<double>(seconds),
+                           [this] { return cancel_.load(); });
+}
+
+void GenerateJob::run() {
+    lowerPriority(request_.niceness);
+    started_ = std::chrono::steady_clock::now();
+    outcome_ = {};
+    try {
+        std::optional<GuardPolicy> policy;
+        if (request_.settings.guardEnabled) {
+            policy.emplace(request_.settings.guard, selfAndAncestors(listProcesses()));
+            if (!waitForRoom(*policy)) {
+                emit finished(outcome_);
+                return;
+            }
+        }
+        runPipeline(policy ? &*policy : nullptr);
+    } catch (const std::exception& e) {
+        // Whatever runPipeline did not classify (a guard reading that failed, say).
+        outcome_.end = RunEnd::Failed;
+        outcome_.title = tr("The run failed");
+        outcome_.message = QString::fromStdString(e.what());
+    }
+    outcome_.seconds = elapsed();
+    returnFreedMemory();
+    emit finished(outcome_);
+}
+
+bool GenerateJob::waitForRoom(GuardPolicy& policy) {
+    for (;;) {
+        const auto r = readingsAt(elapsed(), policy);
+        const auto d = policy.admit(r);
+        if (d.changed) spdlog::info("guard: {} ({})", d.reason, d.readings);
+        emit guardChanged(policy.state(), QString::fromStdString(d.reason), r.t - policy.since());
+        if (d.action == GuardAction::Start) {
+            std::lock_guard lock(mutex_);
+            policy.started(r);
+            lastCheck_ = r.t;
+            return true;
+        }
+        if (d.action == GuardAction::GiveUp) {
+            outcome_.end = RunEnd::Stopped;
+            outcome_.title = tr("No room to start in time");
+            outcome_.message = QString::fromStdString(d.reason + " (" + d.readings + ")");
+            return false;
+        }
+        if (!sleepUnlessCancelled(policy.params().poll)) {
+            outcome_.end = RunEnd::Cancelled;
+            outcome_.title = tr("Cancelled");
+            outcome_.message = tr("Cancelled while waiting for room to start.");
+            return false;
+        }
+    }
+}
+
+// Called on the meter thread with every sample: a budget check at every poll.
+void GenerateJob::checkBudget(GuardPolicy& policy, double t) {
+    std::lock_guard lock(mutex_);
+    if (!guardStop_.isEmpty() || t - lastCheck_ < policy.params().poll) return;
+    lastCheck_ = t;
+    const auto d = policy.check(readingsAt(t, policy));
+    if (d.changed) spdlog::info("guard: {} ({})", d.reason, d.readings);
+    if (d.action == GuardAction::Stop) {
+        guardStop_ = QString::fromStdString(d.reason + " (" + d.readings + ")");
+        spdlog::warn("guard: stopping the run: {}", guardStop_.toStdString());
+        cancel_.store(true);
+        wake_.notify_all();
+        emit guardChanged(GuardState::Stopped, QString::fromStdString(d.reason), 0.0);
+    } else if (d.changed) {
+        emit guardChanged(policy.state(), QString::fromStdString(d.reason), 0.0);
+    }
+}
+
+void GenerateJob::runPipeline(GuardPolicy* policy) {
+    const auto& s = request_.settings;
+    CharacterParams p;
+    p.input = request_.input.toStdString();
+    p.output = request_.output.toStdString();
+    p.mode = s.staged ? LoadMode::Staged : LoadMode::Eager;
+    p.seed = s.seed;
+    p.textureSize = s.textureSize;
+    p.triangles = s.triangles;
+    p.device = s.device.toStdString();
+    p.threads = s.threads;
+    p.remover = toRemover(s.remover);
+    p.weightsDir = request_.weightsDir.toStdString();
+    p.cancel = &cancel_;
+
+    const auto stages = characterStages();
+    const int count = static_cast<int>(stages.size());
+    int index = -1;
+    p.onStage = [&](const std::string& stage, bool begins) {
+        if (begins) ++index;
+        spdlog::info("stage {} {}", stage, begins ? "begins" : "done");
+        emit stageChanged(QString::fromStdString(stage), index, count, begins);
+    };
+    p.onCutout = [&](const Image& cutout) {
+        if (!request_.cutout.isEmpty()) writePngFile(request_.cutout.toStdString(), cutout);
+        emit cutoutReady(cutout);
+    };
+
+    try {
+        validateCharacterParams(p);  // a bad setting leaves no trace file behind
+
+        MeterParams mp;
+        mp.tracePath = request_.trace.toStdString();
+        mp.interval = request_.sampleInterval;
+        mp.meta = {{"pipeline", s.pipeline.toStdString()},
+                   {"load", s.staged ? "staged" : "eager"},
+                   {"seed", s.seed},
+                   {"input", p.input.string()},
+                   {"texture_size", s.textureSize},
+                   {"triangles", s.triangles},
+                   {"tool", "stageload-studio"}};
+        mp.onSample = [this, policy](const MemorySample& sample) {
+            emit sampled(sample);
+            if (policy) checkBudget(*policy, elapsed());
+        };
+        Meter meter(std::move(mp));
+        p.events = fanOut({meter.eventSink(), [this, &meter](const Event& e) {
+                               Event onTraceClock = e;
+                               onTraceClock.t = meter.now();
+                               emit eventHappened(onTraceClock);
+                           }});
+
+        CharacterResult r;
+        try {
+            r = runCharacter(p);
+        } catch (const Cancelled&) {
+            meter.mark("stopped at " + (index >= 0 ? stages[index] : std::string("start")));
+            throw;
+        }
+        meter.stop();
+
+        outcome_.end = RunEnd::Done;
+        outcome_.title = tr("Done");
+        outcome_.mesh = std::make_shared<const TexturedMesh>(std::move(r.mesh));
+        for (const auto& f : r.files) outcome_.files << QString::fromStdString(f.string());
+        for (const auto& n : r.notices) outcome_.notices << QString::fromStdString(n);
+        outcome_.maskSource = QString::fromLatin1(maskSourceName(r.maskSource));
+        outcome_.meshCheck = QString::fromStdString(r.meshReport.describe());
+        for (const auto& st : r.stages)
+            outcome_.stageSeconds.append({QString::fromStdString(st.name), st.seconds});
+        outcome_.message = tr("%1 vertices, %2 triangles in %3 s")
+                               .arg(outcome_.mesh->vertexCount())
+                               .arg(outcome_.mesh->triangleCount())
+                               .arg(r.seconds, 0, 'f', 1);
+    } catch (const Cancelled& e) {
+        std::lock_guard lock(mutex_);
+        if (!guardStop_.isEmpty()) {
+            outcome_.end = RunEnd::Stopped;
+            outcome_.title = tr("Stopped by the guard");
+            outcome_.message = guardStop_;
+        } else {
+            outcome_.end = RunEnd::Cancelled;
+            outcome_.title = tr("Cancelled");
+            outcome_.message = QString::fromStdString(e.what());
+        }
+    } catch (const UsageError& e) {
+        outcome_ = {RunEnd::Failed, tr("Invalid settings"), QString::fromStdString(e.what())};
+    } catch (const NoSubjectError& e) {
+        outcome_ = {RunEnd::Failed, tr("No subject found"), QString::fromStdString(e.what())};
+    } catch (const ImageError& e) {
+        outcome_ = {RunEnd::Failed, tr("Cannot read the picture"), QString::fromStdString(e.what())};
+    } catch (const WeightFileError& e) {
+        outcome_ = {RunEnd::Failed, tr("Broken weights"), QString::fromStdString(e.what())};
+    } catch (const FileError& e) {  // AtomicWriteError, output folder, trace file
+        outcome_ = {RunEnd::Failed, tr("Cannot write the result"), QString::fromStdString(e.what())};
+    } catch (const std::bad_alloc&) {
+        outcome_ = {RunEnd::Failed, tr("Out of memory"),
+                    tr("The run ran out of memory. Lower the texture size or the triangle "
+                       "budget, or close other programs, and try again.")};
+    } catch (const std::exception& e) {
+        outcome_ = {RunEnd::Failed, tr("The run failed"), QString::fromStdString(e.what())};
+    }
+}
+
+}  // namespace stageload::studio

@@ -1,0 +1,65 @@
+#pragma once
+// What one Generate asks for and what it gives back, as plain values that cross threads by
+// queued signals.
+//
+//   stageload::studio::GenerateRequest r;
+//   r.input = "hero.png";
+//   r.output = record.filePath("mesh.glb");      // inside the run's history folder
+//   r.trace = record.filePath("trace.jsonl");
+//   r.settings = settings;                       // seed, texture size, guard thresholds, ...
+//
+// No Torch here: the main window includes this header.
+
+#include <QList>
+#include <QMetaType>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+#include "engine/image/image.h"
+#include "engine/mesh/mesh.h"
+#include "guard/events/event.h"
+#include "guard/memory/readers.h"
+#include "ui/studio/studio_settings.h"
+
+namespace stageload::studio {
+
+struct GenerateRequest {
+    QString input;             ///< the picture
+    QString output;            ///< the mesh to write (.glb or .obj)
+    QString trace;             ///< the memory trace to write (JSONL); empty: none
+    QString cutout;            ///< where to save the cut-out PNG; empty: not saved
+    QString weightsDir;        ///< empty: the engine's default folder
+    StudioSettings settings;   ///< pipeline, seed, sizes, load mode, device, guard thresholds
+    double sampleInterval = 0.05;  ///< meter interval in seconds (20 Hz feeds a smooth chart)
+    /// Added to the run's CPU niceness (Linux), so the window and the rest of the machine stay
+    /// responsive while the pipeline uses every core. 0: same priority as the app.
+    int niceness = 10;
+};
+
+/// Where a run ended. `Stopped` means the guard stopped it (or it never got room to start).
+enum class RunEnd { Done, Failed, Cancelled, Stopped };
+
+struct GenerateOutcome {
+    RunEnd end = RunEnd::Done;
+    QString title;    ///< short: "Cannot read the picture", "Stopped by the guard", ...
+    QString message;  ///< the whole story, naming the file, stage or threshold
+    std::shared_ptr<const TexturedMesh> mesh;  ///< set when Done
+    QStringList files;                          ///< written files
+    QStringList notices;                        ///< fallbacks the user should know about
+    QString maskSource;                         ///< "alpha", "u2netp", ...
+    QString meshCheck;                          ///< "closed, manifold, outward" or what is wrong
+    QList<QPair<QString, double>> stageSeconds; ///< finished stages, in order
+    double seconds = 0.0;
+};
+
+/// "done", "failed", "cancelled", "stopped" (the history's status words).
+QString toStatus(RunEnd end);
+
+}  // namespace stageload::studio
+
+Q_DECLARE_METATYPE(stageload::MemorySample)
+Q_DECLARE_METATYPE(stageload::Event)
+Q_DECLARE_METATYPE(stageload::Image)
+Q_DECLARE_METATYPE(stageload::studio::GenerateOutcome)
