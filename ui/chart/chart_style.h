@@ -9,6 +9,7 @@
 #include <QColor>
 #include <QPen>
 #include <QString>
+#include <cstddef>
 
 namespace stageload::chart {
 
@@ -17,6 +18,7 @@ namespace stageload::chart {
 // --wait-free and --kill-free read it: in GiB beside a small process on a big machine it would
 // flatten every other line.
 enum class Series { Footprint, Swap, Gpu, Level };
+inline constexpr std::size_t kSeriesCount = 4;
 
 }  // namespace stageload::chart
 

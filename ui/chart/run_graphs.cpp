@@ -5,7 +5,7 @@
 namespace stageload::chart {
 namespace {
 
-constexpr std::array<Series, 4> kAll{Series::Footprint, Series::Swap, Series::Gpu, Series::Level};
+constexpr std::array<Series, kSeriesCount> kAll{Series::Footprint, Series::Swap, Series::Gpu, Series::Level};
 
 }  // namespace
 

@@ -49,7 +49,7 @@ public:
 private:
     QCustomPlot* plot_;
     QString label_;
-    std::array<QCPGraph*, 5> graphs_{};
+    std::array<QCPGraph*, kSeriesCount> graphs_{};
 };
 
 }  // namespace stageload::chart
