@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "engine/export/mesh_export.h"
+#include "guard/core/text.h"
 
 namespace stageload {
 namespace {
@@ -29,19 +30,6 @@ struct CornerHash {
         return h;
     }
 };
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
 
 void splitTokens(std::string_view line, std::vector<std::string_view>& tokens) {
     tokens.clear();
@@ -128,7 +116,7 @@ std::string_view mapFileName(std::string_view rest) {
     splitTokens(rest, tokens);
     std::size_t i = 0;
     while (i < tokens.size() && tokens[i].size() > 1 && tokens[i].front() == '-') {
-        const auto option = lower(tokens[i++]);
+        const auto option = asciiLower(tokens[i++]);
         float number = 0;
         if (option == "-o" || option == "-s" || option == "-t") {
             for (int k = 0; k < 3 && i + 1 < tokens.size() && parseFloat(tokens[i], number); ++k)
@@ -156,7 +144,7 @@ void readMaterials(const std::filesystem::path& mtlPath,
     std::string current;
     forEachLine(text, [&](std::size_t, std::string_view line) {
         const auto space = line.find_first_of(" \t");
-        const auto keyword = lower(line.substr(0, space));
+        const auto keyword = asciiLower(line.substr(0, space));
         const auto rest =
             space == std::string_view::npos ? std::string_view() : trim(line.substr(space));
         if (keyword == "newmtl") {
@@ -324,7 +312,7 @@ TexturedMesh readObj(const std::filesystem::path& path) {
 }
 
 TexturedMesh readMeshFile(const std::filesystem::path& path) {
-    const auto extension = lower(path.extension().string());
+    const auto extension = asciiLower(path.extension().string());
     if (extension != ".glb" && extension != ".gltf" && extension != ".obj")
         throw FileError(path.string() + ": unsupported mesh format, expected .glb, .gltf or .obj");
     std::error_code ec;

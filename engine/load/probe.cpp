@@ -9,17 +9,13 @@
 #include "engine/load/torchscript.h"
 #include "engine/models/u2netp.h"
 #include "engine/registry/release.h"
+#include "guard/core/text.h"
 #include "guard/memory/process_memory.h"
 
 namespace stageload {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
 
 }  // namespace
 
@@ -28,7 +24,7 @@ ProbeResult probeModel(const std::filesystem::path& file, std::vector<std::int64
     if (!std::filesystem::is_regular_file(file, ec))
         throw WeightFileError(file.string(), "", "no such file");
     ProbeResult r;
-    const auto ext = lower(file.extension().string());
+    const auto ext = asciiLower(file.extension().string());
     const bool safetensors = ext == ".safetensors";
     if (safetensors) {
         const auto f = SafetensorsFile::open(file);

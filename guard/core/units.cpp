@@ -7,20 +7,10 @@
 #include <limits>
 #include <string>
 
+#include "guard/core/text.h"
+
 namespace stageload {
 namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
 
 /// Splits "1.5GiB" into 1.5 and "gib". Returns false when there is no leading number.
 bool splitNumber(std::string_view text, double& value, std::string& unit) {
@@ -37,7 +27,7 @@ bool splitNumber(std::string_view text, double& value, std::string& unit) {
     const std::string number(text.substr(0, i));
     const auto res = std::from_chars(number.data(), number.data() + number.size(), value);
     if (res.ec != std::errc() || res.ptr != number.data() + number.size()) return false;
-    unit = lower(trim(text.substr(i)));
+    unit = asciiLower(trim(text.substr(i)));
     return std::isfinite(value);
 }
 

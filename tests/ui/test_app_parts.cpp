@@ -16,6 +16,7 @@
 #include "ui/app/input_panel.h"
 #include "ui/app/latency_probe.h"
 #include "ui/app/settings_panel.h"
+#include "ui_test_support.h"
 
 using namespace stageload;
 using namespace stageload::studio;
@@ -125,14 +126,8 @@ private slots:
     void blenderImportsWhatTheAppExports() {
         // The same arguments "Open in Blender" uses, run headless with Debian's Blender.
         QVERIFY2(!blenderExecutable().isEmpty(), "blender is not on PATH: run packaging/install-deps.sh");
-        TexturedMesh m;
-        m.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
-        m.uvs = {0, 0, 1, 0, 0, 1, 1, 1};
-        m.indices = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
-        m.normals = smoothNormals(m.positions, m.indices);
-        m.texture = Image(4, 4, 3);
         const QString path = dir_.filePath(QStringLiteral("it's a tetra.glb"));  // a quote in the name
-        writeGlb(m, path.toStdString());
+        writeGlb(test::tetrahedron(), path.toStdString());
         QProcess blender;
         blender.start(blenderExecutable(), blenderArguments(path, true));
         QVERIFY(blender.waitForFinished(120000));

@@ -1,6 +1,7 @@
 // The worker behind Generate (ui/worker): a real character run on a worker thread, cancelled,
 // failed, guarded. Leaves no thread behind and gives its memory back.
 #include <QDir>
+#include <QJsonArray>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -121,6 +122,9 @@ private slots:
         const auto trace = readTrace(dir_.filePath(QStringLiteral("done.trace.jsonl")).toStdString());
         QVERIFY(trace.ended);
         QCOMPARE(static_cast<qsizetype>(trace.events.size()), events.size());
+        // The summary for the history is the trace's, computed on the worker.
+        QCOMPARE(outcome.summary.value(QStringLiteral("stages")).toArray().size(),
+                 static_cast<qsizetype>(summarize(trace).stages.size()));
         const auto last = events.last().at(0).value<Event>();
         QVERIFY(std::abs(last.t - trace.events.back().t) < 0.002);
         // The guard admitted the run (waiting, then running).

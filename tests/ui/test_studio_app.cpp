@@ -23,6 +23,7 @@
 #include "ui/view/mesh_panel.h"
 #include "ui/view/mesh_view.h"
 #include "ui/worker/run_controller.h"
+#include "ui_test_support.h"
 
 using namespace stageload;
 using namespace stageload::studio;
@@ -37,16 +38,6 @@ bool isForeground(const QImage& image, int x, int y) {
     const QColor bg = ui::MeshView::backgroundColor(static_cast<double>(y) / std::max(1, image.height() - 1));
     const QColor c = image.pixelColor(x, y);
     return std::abs(c.red() - bg.red()) + std::abs(c.green() - bg.green()) + std::abs(c.blue() - bg.blue()) > 72;
-}
-
-TexturedMesh tetrahedron() {
-    TexturedMesh m;
-    m.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
-    m.uvs = {0, 0, 1, 0, 0, 1, 1, 1};
-    m.indices = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
-    m.normals = smoothNormals(m.positions, m.indices);
-    m.texture = Image(2, 2, 3);
-    return m;
 }
 
 GuardParams roomyGuard() {
@@ -175,7 +166,7 @@ private slots:
 
         // A .glb written by anyone opens in the view.
         const QString glb = out_.filePath(QStringLiteral("tetra.glb"));
-        writeGlb(tetrahedron(), glb.toStdString());
+        writeGlb(test::tetrahedron(), glb.toStdString());
         QVERIFY(w.openMesh(glb));
         QCOMPARE(w.meshPanel()->view()->triangleCount(), 4);
         QCOMPARE(w.currentMeshFile(), glb);

@@ -9,7 +9,6 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QSettings>
@@ -18,7 +17,6 @@
 #include <QVBoxLayout>
 
 #include "engine/pipelines/character/character_run.h"
-#include "guard/trace/summary.h"
 #include "ui/app/blender_launcher.h"
 #include "ui/app/history_panel.h"
 #include "ui/app/input_panel.h"
@@ -46,20 +44,9 @@ QJsonObject settingsJson(const StudioSettings& s) {
             {"remover", s.remover},         {"guard", s.guardEnabled}};
 }
 
-// The trace's summary as JSON for the history (empty when the trace cannot be read).
-QJsonObject traceSummary(const QString& tracePath) {
-    try {
-        const auto json = toJson(summarize(readTrace(tracePath.toStdString())));
-        return QJsonDocument::fromJson(QByteArray::fromStdString(json.dump())).object();
-    } catch (const stageload::Error& e) {
-        spdlog::warn("no summary for {}: {}", tracePath.toStdString(), e.what());
-        return {};
-    }
-}
-
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), blender_(blenderExecutable()) {
     setWindowTitle(tr("Stageload Studio"));
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
@@ -73,13 +60,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     logPane_->attachTo(spdlog::default_logger());
     for (const auto& w : ignored) spdlog::warn("settings: {}", w.toStdString());
     QStringList broken;
-    history_.list(&broken);
+    refreshHistory(&broken);
     for (const auto& w : broken) spdlog::warn("history: {}", w.toStdString());
 
     settingsPanel_->setSettings(settings_);
     guardPanel_->setParams(settings_.guard, settings_.guardEnabled);
     guardPanel_->showIdle();
-    refreshHistory();
     if (!restoreGeometry(settings_.windowGeometry)) resize(1400, 900);
     restoreState(settings_.windowState);
 
@@ -221,7 +207,7 @@ bool MainWindow::generate() {
     if (!runs_.start(std::move(request))) return false;
     running_ = record;
 
-    eta_.learn(history_.list(), s.pipeline, record.loadMode);
+    eta_.learn(refreshHistory(), s.pipeline, record.loadMode);  // the new run is listed too
     inputPanel_->clearCutout();
     chart_->beginRun(tr("%1, %2").arg(QFileInfo(record.input).fileName(), record.loadMode));
     stageIndex_ = -1;
@@ -233,7 +219,6 @@ bool MainWindow::generate() {
     spdlog::info("generate {} ({}, seed {}, texture {}, {} triangles)", record.input.toStdString(),
                  record.loadMode.toStdString(), s.seed, s.textureSize, s.triangles);
     updateActions();
-    refreshHistory();
     return true;
 }
 
@@ -298,7 +283,7 @@ void MainWindow::onRunFinished(const GenerateOutcome& outcome) {
             r.vertices = static_cast<qint64>(outcome.mesh->vertexCount());
             r.triangles = static_cast<qint64>(outcome.mesh->triangleCount());
         }
-        if (QFileInfo::exists(r.trace)) r.summary = traceSummary(r.trace);
+        r.summary = outcome.summary;
         if (!QFileInfo::exists(r.output)) r.output.clear();
         if (!QFileInfo::exists(r.cutout)) r.cutout.clear();
         try {
@@ -335,14 +320,18 @@ void MainWindow::onRunFinished(const GenerateOutcome& outcome) {
     emit runFinished(outcome);
 }
 
-void MainWindow::refreshHistory() { historyPanel_->setRecords(history_.list()); }
+QList<RunRecord> MainWindow::refreshHistory(QStringList* broken) {
+    const auto runs = history_.list(broken);
+    historyPanel_->setRecords(runs);
+    return runs;
+}
 
 void MainWindow::updateActions() {
     const bool running = runs_.isRunning();
     generateAction_->setEnabled(!running && !inputPanel_->picture().isEmpty());
     cancelAction_->setEnabled(running);
     exportAction_->setEnabled(mesh_ || !meshFile_.isEmpty());
-    const bool blender = !blenderExecutable().isEmpty();
+    const bool blender = !blender_.isEmpty();
     blenderAction_->setEnabled(blender && !meshFile_.isEmpty());
     blenderAction_->setToolTip(blender ? tr("Open the mesh in Blender") : tr("Blender is not on PATH"));
     settingsPanel_->setEnabled(!running);

@@ -88,7 +88,8 @@ private:
     void updateActions();
     void updateProgress();
     void updateRecentMenu();
-    void refreshHistory();
+    /// Lists the history once, shows it, and returns it (`broken`: runs that could not be read).
+    QList<RunRecord> refreshHistory(QStringList* broken = nullptr);
     StudioSettings currentSettings() const;
 
     void onStage(const QString& stage, int index, int count, bool begins);
@@ -110,6 +111,7 @@ private:
     std::shared_ptr<const TexturedMesh> mesh_;  ///< the mesh on show, for export
     QString meshFile_;
     bool scripted_ = false;
+    const QString blender_;  ///< blender on PATH at start ("" when none): not searched per update
 
     InputPanel* inputPanel_ = nullptr;
     SettingsPanel* settingsPanel_ = nullptr;

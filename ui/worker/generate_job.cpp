@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <QJsonDocument>
 #include <chrono>
 #include <new>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "guard/core/atomic_file.h"
 #include "guard/meter/meter.h"
 #include "guard/process/process_list.h"
+#include "guard/trace/summary.h"
 
 namespace stageload::studio {
 namespace {
@@ -47,6 +49,18 @@ void lowerPriority(int niceness) {
 #else
     (void)niceness;
 #endif
+}
+
+// The summary of the trace the run wrote, for the history; computed here, off the GUI thread.
+QJsonObject traceSummary(const QString& tracePath) {
+    if (tracePath.isEmpty()) return {};
+    try {
+        const auto json = toJson(summarize(readTrace(tracePath.toStdString())));
+        return QJsonDocument::fromJson(QByteArray::fromStdString(json.dump())).object();
+    } catch (const stageload::Error& e) {  // no trace: the run failed before the meter started
+        spdlog::debug("no summary for {}: {}", tracePath.toStdString(), e.what());
+        return {};
+    }
 }
 
 // Freed heap goes back to the system at once, so the chart shows the run's memory returned.
@@ -98,6 +112,7 @@ void GenerateJob::run() {
         outcome_.message = QString::fromStdString(e.what());
     }
     outcome_.seconds = elapsed();
+    outcome_.summary = traceSummary(request_.trace);
     returnFreedMemory();
     emit finished(outcome_);
 }

@@ -10,6 +10,7 @@
 //
 // No Torch here: the main window includes this header.
 
+#include <QJsonObject>
 #include <QList>
 #include <QMetaType>
 #include <QPair>
@@ -51,6 +52,7 @@ struct GenerateOutcome {
     QString maskSource;                         ///< "alpha", "u2netp", ...
     QString meshCheck;                          ///< "closed, manifold, outward" or what is wrong
     QList<QPair<QString, double>> stageSeconds; ///< finished stages, in order
+    QJsonObject summary;                        ///< the trace's summary (toJson), {} if none
     double seconds = 0.0;
 };
 

@@ -21,6 +21,7 @@
 #include "engine/pipelines/character/texture_atlas.h"
 #include "engine/pipelines/stage_events.h"
 #include "engine/registry/staged_models.h"
+#include "guard/core/text.h"
 #include "guard/memory/process_memory.h"
 
 namespace stageload {
@@ -32,11 +33,6 @@ constexpr std::int64_t kWorkLongSide = 2048;   // pictures larger than this are 
 constexpr std::int64_t kFieldLongSide = 1024;  // the finest shape resolution
 constexpr std::int64_t kCoarseLongSide = 128;  // the structure stage's resolution
 constexpr double kFrontDepth = 0.75, kBackDepth = 0.65;  // × thickness: backs are flatter
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
 
 double secondsSince(Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
@@ -222,7 +218,7 @@ void validateCharacterParams(const CharacterParams& p) {
         throw UsageError("--thickness: out of range; use 0.1 to 3 (1 = default depth)");
     if (p.threads < 0) throw UsageError("--threads: must be 0 (all cores) or more");
     parseDevice(p.device);
-    const auto ext = lower(p.output.extension().string());
+    const auto ext = asciiLower(p.output.extension().string());
     if (ext != ".glb" && ext != ".obj")
         throw UsageError("-o " + p.output.string() + ": the output must end in .glb or .obj");
     auto dir = p.output.parent_path();
@@ -389,7 +385,7 @@ CharacterResult runCharacter(const CharacterParams& params) {
             spdlog::warn("the mesh is not a closed manifold: {}", result.meshReport.describe());
     });
     runStage("export", [&] {
-        if (lower(params.output.extension().string()) == ".obj") {
+        if (asciiLower(params.output.extension().string()) == ".obj") {
             result.files = writeObj(result.mesh, params.output);
         } else {
             writeGlb(result.mesh, params.output);
