@@ -21,7 +21,7 @@ packages=(
   qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins qt6-svg-dev libqcustomplot-dev
   # Weights as data: converting ONNX initializers to safetensors (packaging/install-weights.sh)
   python3-onnx python3-numpy
-  # Headless GUI tests (QOpenGLWidget needs a real X server: Xvfb with Mesa)
+  # Headless GUI tests (the 3D view's OpenGL needs a real X server: Xvfb with Mesa)
   xvfb xauth libgl1-mesa-dri libegl-mesa0 libglx-mesa0 fonts-dejavu-core
   # Output checks (tests/cli): Blender imports every sample's .glb headless
   blender

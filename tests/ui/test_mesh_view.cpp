@@ -5,6 +5,8 @@
 #include <cmath>
 #include <fstream>
 
+#include <limits>
+
 #include <QApplication>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -17,7 +19,6 @@
 
 #include "engine/export/mesh_export.h"
 #include "engine/mesh/mesh.h"
-#include "ui/view/gl_format.h"
 #include "ui/view/mesh_panel.h"
 #include "ui/view/mesh_view.h"
 #include "ui/view/orbit_camera.h"
@@ -329,6 +330,38 @@ private slots:
         QVERIFY(maxDifference(render(*view_), home) <= 2);
     }
 
+    void movingFramesSkipMultisamplingWhenSlow() {
+        const QPointF mid(kWidth / 2.0, kHeight / 2.0);
+        const auto restore = qScopeGuard([this] {
+            view_->setMultisampleBudget(MeshView::kMultisampleBudgetMs);
+            view_->resetView();
+        });
+        view_->resetView();
+        const auto still = render(*view_);
+        QCOMPARE(view_->frameSamples(), MeshView::kSamples);  // llvmpipe multisamples
+
+        // A renderer "too slow" for any budget: frames during the drag are plain ...
+        view_->setMultisampleBudget(0.0);
+        QSignalSpy frames(view_.get(), &MeshView::frameRendered);
+        drag(view_.get(), mid, mid + QPointF(40, 0), Qt::LeftButton);
+        const auto moving = render(*view_);
+        QCOMPARE(view_->frameSamples(), 0);
+        // ... and once the camera has been still for kSettleMs the view draws the smooth frame
+        // by itself, which differs from the plain one along the edges only.
+        frames.clear();
+        QTRY_VERIFY_WITH_TIMEOUT(frames.count() >= 1, 5 * MeshView::kSettleMs);
+        QCOMPARE(view_->frameSamples(), MeshView::kSamples);
+        const auto settled = render(*view_);
+        QVERIFY(differingPixels(settled, moving) > 0);
+        QVERIFY(differingPixels(settled, moving) < differingPixels(settled, still));
+
+        // A renderer fast enough for the budget keeps multisampling while moving.
+        view_->setMultisampleBudget(std::numeric_limits<double>::infinity());
+        drag(view_.get(), mid, mid + QPointF(-40, 0), Qt::LeftButton);
+        render(*view_);
+        QCOMPARE(view_->frameSamples(), MeshView::kSamples);
+    }
+
     void clearMeshShowsOnlyTheBackground() {
         QSignalSpy changed(view_.get(), &MeshView::meshChanged);
         view_->clearMesh();
@@ -370,9 +403,10 @@ private slots:
         QVERIFY2(ms < 5000, "a 200k-triangle mesh must not take seconds to show");
     }
 
-    void contextLossKeepsTheMesh() {
-        // Reparenting into another window gives the widget a new GL context: the mesh, which
-        // lives only on the GPU, must come back in it.
+    void reparentingKeepsTheMesh() {
+        // Moving the view into another window and back: the mesh, which lives only on the GPU,
+        // must still be drawn, texture included (the view's context is its own, not the
+        // window's).
         view_->setShadingMode(ShadingMode::Textured);
         const auto before = render(*view_);
         QWidget window;
@@ -514,7 +548,6 @@ private slots:
 };
 
 int main(int argc, char** argv) {
-    stageload::ui::useDefaultGlFormat();  // before QApplication
     QApplication app(argc, argv);
     TestMeshView test;
     return QTest::qExec(&test, argc, argv);

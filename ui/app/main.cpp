@@ -11,13 +11,11 @@
 
 #include "ui/app/main_window.h"
 #include "ui/app/scripted_session.h"
-#include "ui/view/gl_format.h"
 #include "ui/worker/run_controller.h"
 
 int main(int argc, char** argv) {
     QElapsedTimer launch;
     launch.start();
-    stageload::ui::useDefaultGlFormat();  // before the QApplication exists
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Stageload"));
     QApplication::setApplicationName(QStringLiteral("Stageload Studio"));

@@ -18,13 +18,23 @@ ScriptedSession::ScriptedSession(MainWindow& window, ScriptOptions options, QEla
 }
 
 void ScriptedSession::begin() {
-    // The first event-loop turn after show() is when the window has been laid out and exposed.
-    QTimer::singleShot(0, this, &ScriptedSession::onWindowShown);
+    // The 3D view renders while the window paints its first frame; the turn after that has
+    // flushed it to the screen. The timeout only keeps a window without a frame from hanging.
+    auto once = std::make_shared<bool>(false);
+    auto shown = [this, once] {
+        if (*once) return;
+        *once = true;
+        QTimer::singleShot(0, this, &ScriptedSession::onFirstFrame);
+    };
+    connect(window_.meshPanel()->view(), &stageload::ui::MeshView::frameRendered, this, shown,
+            Qt::SingleShotConnection);
+    QTimer::singleShot(10000, this, shown);
 }
 
-void ScriptedSession::onWindowShown() {
-    windowMs_ = launch_.elapsed();
-    if (options_.benchmark) std::printf("launch to window: %lld ms\n", static_cast<long long>(windowMs_));
+void ScriptedSession::onFirstFrame() {
+    firstFrameMs_ = launch_.elapsed();
+    if (options_.benchmark)
+        std::printf("launch to first frame: %lld ms\n", static_cast<long long>(firstFrameMs_));
     if (!options_.generate) {
         if (!options_.screenshot.isEmpty()) exitCode_ = saveScreenshot() ? 0 : 1;
         if (options_.quitWhenDone) finish(exitCode_);
@@ -60,22 +70,12 @@ void ScriptedSession::onRunFinished(const GenerateOutcome& outcome) {
         if (options_.quitWhenDone) finish(0);
         return;
     }
-    // The screenshot must show the mesh: wait for the view to draw a frame with it, then let
-    // the rest of the window settle for a moment.
-    auto* view = window_.meshPanel()->view();
-    auto shoot = [this] {
+    // grab() paints the whole window, so the 3D view renders the new mesh into it; the moment
+    // of waiting lets the chart and the panels take their final state first.
+    QTimer::singleShot(300, this, [this] {
         exitCode_ = saveScreenshot() ? 0 : 1;
         if (options_.quitWhenDone) finish(exitCode_);
-    };
-    auto once = std::make_shared<bool>(false);
-    auto after = [this, once, shoot] {
-        if (*once) return;
-        *once = true;
-        QTimer::singleShot(300, this, shoot);
-    };
-    connect(view, &QOpenGLWidget::frameSwapped, this, after, Qt::SingleShotConnection);
-    view->update();
-    QTimer::singleShot(5000, this, after);  // never hang when no frame comes
+    });
 }
 
 bool ScriptedSession::saveScreenshot() {

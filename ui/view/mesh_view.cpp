@@ -1,14 +1,15 @@
 // MeshView: the mesh it shows, the camera and the mouse. Its OpenGL half is mesh_view_gl.cpp.
 #include "ui/view/mesh_view.h"
 
-#include <QSurfaceFormat>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
 #include <QOpenGLShaderProgram>
 #include <QWheelEvent>
 
@@ -36,24 +37,17 @@ stageload::Image usableTexture(const stageload::Image& texture) {
 
 }  // namespace
 
-MeshView::MeshView(QWidget* parent) : QOpenGLWidget(parent) {
+MeshView::MeshView(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(false);
+    setAttribute(Qt::WA_OpaquePaintEvent);  // every paint covers the whole view
     camera_.setViewport(size());
-    // Multisampling for the mesh's edges, in this widget's own framebuffer only (the window
-    // that composes it keeps the default format's none, see gl_format.h).
-    QSurfaceFormat wanted = format();
-    wanted.setSamples(kSamples);
-    setFormat(wanted);
-    samples_ = kSamples;
-}
-
-MeshView::~MeshView() {
-    destroying_ = true;
-    // QOpenGLWidget's destructor destroys the context after this object is gone: do not let
-    // aboutToBeDestroyed call back into it.
-    if (context()) disconnect(context(), nullptr, this, nullptr);
-    releaseGl();
+    settle_.setSingleShot(true);
+    settle_.setInterval(kSettleMs);
+    connect(&settle_, &QTimer::timeout, this, [this] {
+        moving_ = false;
+        if (frameSamples_ != samples_) requestFrame();  // the smooth still frame
+    });
 }
 
 QColor MeshView::backgroundColor(double fromTop) {
@@ -105,7 +99,7 @@ void MeshView::setMesh(const stageload::TexturedMesh& mesh) {
     bounds_ = stageload::meshBounds(mesh.positions);
     camera_.frame(bounds_);
     buildGrid();
-    update();
+    requestFrame();
     emit meshChanged();
 }
 
@@ -118,20 +112,22 @@ void MeshView::clearMesh() {
     hasTexture_ = false;
     gridLines_.clear();
     gridPending_ = true;
-    update();
+    requestFrame();
     emit meshChanged();
 }
 
 void MeshView::setShadingMode(ShadingMode mode) {
     if (mode == mode_) return;
     mode_ = mode;
-    update();
+    requestFrame();
     emit shadingModeChanged(mode);
 }
 
 void MeshView::resetView() {
     camera_.reset();
-    update();
+    moving_ = false;  // a jump to a still pose: render it smooth at once
+    settle_.stop();
+    requestFrame();
 }
 
 void MeshView::buildGrid() {
@@ -156,6 +152,12 @@ void MeshView::buildGrid() {
 
 // --- Mouse and keys -----------------------------------------------------------------------------
 
+void MeshView::cameraMoved() {
+    moving_ = true;
+    settle_.start();
+    requestFrame();
+}
+
 void MeshView::mousePressEvent(QMouseEvent* event) {
     lastMouse_ = event->position();
     event->accept();
@@ -174,11 +176,11 @@ void MeshView::mouseMoveEvent(QMouseEvent* event) {
         return;
     }
     event->accept();
-    update();
+    cameraMoved();
 }
 
 void MeshView::mouseDoubleClickEvent(QMouseEvent* event) {
-    if (event->button() != Qt::LeftButton) return QOpenGLWidget::mouseDoubleClickEvent(event);
+    if (event->button() != Qt::LeftButton) return QWidget::mouseDoubleClickEvent(event);
     resetView();
     event->accept();
 }
@@ -186,15 +188,15 @@ void MeshView::mouseDoubleClickEvent(QMouseEvent* event) {
 void MeshView::wheelEvent(QWheelEvent* event) {
     // 120 units = one notch; touchpads send smaller deltas, which zoom proportionally.
     const float steps = float(event->angleDelta().y()) / 120.0f;
-    if (steps == 0.0f) return QOpenGLWidget::wheelEvent(event);
+    if (steps == 0.0f) return QWidget::wheelEvent(event);
     camera_.zoom(steps);
     event->accept();
-    update();
+    cameraMoved();
 }
 
 void MeshView::keyPressEvent(QKeyEvent* event) {
     if (event->key() != Qt::Key_F || event->modifiers() & ~Qt::KeypadModifier)
-        return QOpenGLWidget::keyPressEvent(event);
+        return QWidget::keyPressEvent(event);
     resetView();
     event->accept();
 }

@@ -3,29 +3,39 @@
 // ground grid. Textured, clay, normals and wireframe shading. Mouse: left-drag orbits,
 // right/middle-drag or Shift+left-drag pans, the wheel zooms, a double-click or F resets.
 //
-//   stageload::ui::useDefaultGlFormat();          // before QApplication (OpenGL 3.3 core)
-//   QApplication app(argc, argv);
 //   stageload::ui::MeshView view;
 //   view.setMesh(stageload::readMeshFile("hero.glb"));
 //   view.setShadingMode(stageload::ui::ShadingMode::Clay);
 //   view.show();
 //
-// The mesh goes to the GPU at the next paint (one interleaved vertex buffer, one uint32 index
-// buffer, one texture); the widget keeps no CPU copy of it afterwards. If the GL context is
-// lost (reparenting to another window), the buffers are read back first and uploaded again to
-// the new context. GUI thread only, like every widget.
+// A plain QWidget, not a QOpenGLWidget: it renders with its own OpenGL 3.3 core context into an
+// offscreen multisampled framebuffer, reads the frame back and paints it as an image. A
+// QOpenGLWidget would switch its whole top-level window to OpenGL composition, so every repaint
+// of any widget there (a chart replotting 20 times a second) would upload the window as a
+// texture and draw it again; on a software rasteriser (Mesa llvmpipe under Xvfb, VMs, remote
+// desktops) that held the GUI thread 25-250 ms at a time. Here only a change of the scene or
+// of the view's size renders; other repaints draw the kept image.
+//
+// The mesh goes to the GPU at the next frame (one interleaved vertex buffer, one uint32 index
+// buffer, one texture); the view keeps no CPU copy of it afterwards. The context belongs to the
+// view, so moving it to another window changes nothing. GUI thread only, like every widget.
 
 #include <array>
 #include <memory>
 #include <vector>
 
 #include <QColor>
+#include <QImage>
 #include <QOpenGLFunctions_3_3_Core>
-#include <QOpenGLWidget>
+#include <QTimer>
+#include <QWidget>
 
 #include "engine/mesh/mesh.h"
 #include "ui/view/orbit_camera.h"
 
+class QOffscreenSurface;
+class QOpenGLContext;
+class QOpenGLFramebufferObject;
 class QOpenGLShaderProgram;
 
 namespace stageload::ui {
@@ -37,11 +47,15 @@ enum class ShadingMode {
     Wireframe,  ///< faint clay + triangle edges
 };
 
-class MeshView : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
+class MeshView : public QWidget, protected QOpenGLFunctions_3_3_Core {
     Q_OBJECT
 
 public:
-    static constexpr int kSamples = 4;  ///< multisampling of the view's framebuffer
+    static constexpr int kSamples = 4;  ///< multisampling of the offscreen framebuffer
+    /// The default of setMultisampleBudget(): 50 frames a second.
+    static constexpr double kMultisampleBudgetMs = 20.0;
+    /// The camera counts as still this long after the last drag or wheel step.
+    static constexpr int kSettleMs = 150;
 
     explicit MeshView(QWidget* parent = nullptr);
     ~MeshView() override;
@@ -68,9 +82,22 @@ public:
     void resetView();
     const OrbitCamera& camera() const { return camera_; }
 
-    /// Why nothing but the background is drawn ("" when OpenGL works): no OpenGL 3.3 core
-    /// context (useDefaultGlFormat() not called before QApplication?) or a shader that did not
-    /// compile.
+    /// The frame as shown, rendered now if the scene or the size changed since the last one
+    /// (also while the view is hidden). Device pixels: size() × devicePixelRatio(). Without
+    /// OpenGL, the background only (see glProblem()).
+    QImage grabFramebuffer();
+
+    /// While the camera moves, frames skip multisampling when the last multisampled frame took
+    /// longer than `ms` (0: always skip while moving; infinity: never). Still frames always
+    /// multisample when the renderer can.
+    void setMultisampleBudget(double ms) { multisampleBudgetMs_ = ms; }
+    /// Multisampling of the last frame: kSamples, or 0 (moving on a slow renderer, or none
+    /// available).
+    int frameSamples() const { return frameSamples_; }
+
+    /// Why nothing but the background is drawn ("" when OpenGL works, or before the first
+    /// frame): no OpenGL 3.3 core context, no framebuffer of the view's size, or a shader that
+    /// did not compile.
     QString glProblem() const { return glProblem_; }
 
     /// The background at height `fromTop` (0 = top row, 1 = bottom row): a vertical gradient
@@ -85,12 +112,12 @@ signals:
     /// A mesh was set or cleared (counts and hasMesh() changed).
     void meshChanged();
     void shadingModeChanged(stageload::ui::ShadingMode mode);
+    /// A new frame was rendered (after a change of the scene, the camera or the size).
+    void frameRendered();
 
 protected:
-    bool event(QEvent* event) override;
-    void initializeGL() override;
-    void resizeGL(int w, int h) override;
-    void paintGL() override;
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
@@ -100,11 +127,20 @@ protected:
 private:
     static constexpr int kFloatsPerVertex = 8;  ///< position xyz, normal xyz, uv
 
-    /// The context is about to go: read the mesh back (unless the widget itself is going),
-    /// then delete every GL object. Connected to QOpenGLContext::aboutToBeDestroyed.
-    void releaseGl();
+    /// The scene changed: render a new frame at the next paint (or grabFramebuffer()).
+    void requestFrame();
+    /// The camera moved by a drag or the wheel: render, and settle after kSettleMs.
+    void cameraMoved();
+    /// The view's size in device pixels, at least 1×1.
+    QSize framePixels() const;
+    /// Creates the context and the GL objects once; false (and glProblem_) when it cannot.
+    bool ensureGl();
+    bool initializeGl();
+    /// (Re)creates the framebuffers for `pixels`; false (and glProblem_) when it cannot.
+    bool ensureFramebuffers(QSize pixels);
+    void renderFrame();
+    void drawScene(QSize pixels);
     void deleteGlObjects();
-    void readBack();
     bool buildPrograms();
     void upload();
     void buildGrid();
@@ -128,9 +164,18 @@ private:
     bool gridPending_ = false;
     float gridY_ = 0.0f, gridExtent_ = 1.0f;
 
-    // GL objects (0 = none), valid in the current context only.
-    bool glReady_ = false, destroying_ = false;
+    // The view's own context, on an offscreen surface, and what it renders into: a multisampled
+    // framebuffer resolved into a plain one, or the plain one directly (frames while moving on a
+    // slow renderer; every frame when multisampling is not available). The plain one is read.
+    std::unique_ptr<QOffscreenSurface> surface_;
+    std::unique_ptr<QOpenGLContext> context_;
+    std::unique_ptr<QOpenGLFramebufferObject> msaaFbo_, plainFbo_;
+    bool glTried_ = false, glReady_ = false;
     QString glProblem_;
+    QImage frame_;  ///< the last frame, RGB32, device pixels
+    bool frameDirty_ = true;
+
+    // GL objects (0 = none), in context_.
     std::unique_ptr<QOpenGLShaderProgram> meshProgram_, backgroundProgram_, gridProgram_;
     GLuint meshVao_ = 0, vertexBuffer_ = 0, indexBuffer_ = 0, texture_ = 0;
     GLuint gridVao_ = 0, gridBuffer_ = 0, backgroundVao_ = 0;
@@ -138,7 +183,12 @@ private:
     int textureWidth_ = 0, textureHeight_ = 0, textureChannels_ = 0;
 
     QPointF lastMouse_;
-    int samples_ = 0;  ///< multisampling asked for at construction (kSamples)
+    int samples_ = kSamples;  ///< 0 once a multisampled framebuffer failed
+    int frameSamples_ = 0;
+    // The camera is moving (a drag or the wheel, until kSettleMs after the last step).
+    bool moving_ = false;
+    QTimer settle_;
+    double lastMultisampledMs_ = 0.0, multisampleBudgetMs_ = kMultisampleBudgetMs;
 };
 
 }  // namespace stageload::ui

@@ -1,10 +1,13 @@
-// MeshView's OpenGL half: resources, upload, drawing, and surviving the loss of the context.
+// MeshView's OpenGL half: its context, frames, resources, upload and drawing.
 #include <algorithm>
 
-#include <QEvent>
+#include <QElapsedTimer>
+#include <QLinearGradient>
+#include <QOffscreenSurface>
 #include <QOpenGLContext>
-#include <QOpenGLFunctions>
+#include <QOpenGLFramebufferObject>
 #include <QOpenGLShaderProgram>
+#include <QPainter>
 
 #include "ui/view/mesh_shaders.h"
 #include "ui/view/mesh_view.h"
@@ -22,39 +25,139 @@ QVector3D rgb(const QColor& c) {
 
 }  // namespace
 
-bool MeshView::event(QEvent* event) {
-    const bool handled = QOpenGLWidget::event(event);
-    // Moving to another window drops the GL context. Qt 6.4 then creates the next one without
-    // the multisampling asked for (it zeroes the sample count of its requested format when it
-    // first initialises): ask again while no context exists, i.e. the widget is still hidden.
-    if (event->type() == QEvent::WindowChangeInternal && !context() && samples_ > 0) {
-        QSurfaceFormat wanted = format();
-        wanted.setSamples(samples_);
-        setFormat(wanted);
-    }
-    return handled;
+MeshView::~MeshView() {
+    if (!context_ || !context_->makeCurrent(surface_.get())) return;
+    deleteGlObjects();
+    msaaFbo_.reset();
+    plainFbo_.reset();
+    context_->doneCurrent();
 }
 
-void MeshView::initializeGL() {
-    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &MeshView::releaseGl,
-            Qt::UniqueConnection);
-    glReady_ = false;
-    glProblem_.clear();
+// --- Frames -------------------------------------------------------------------------------------
+
+void MeshView::requestFrame() {
+    frameDirty_ = true;
+    update();
+}
+
+QSize MeshView::framePixels() const {
+    const QSize pixels = size() * devicePixelRatioF();
+    return pixels.expandedTo({1, 1});
+}
+
+void MeshView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    camera_.setViewport(size());
+    frameDirty_ = true;  // Qt repaints a resized widget anyway
+}
+
+void MeshView::paintEvent(QPaintEvent*) {
+    if (frameDirty_ || frame_.size() != framePixels()) renderFrame();
+    QPainter painter(this);
+    painter.drawImage(QPointF(0.0, 0.0), frame_);
+}
+
+QImage MeshView::grabFramebuffer() {
+    if (frameDirty_ || frame_.size() != framePixels()) renderFrame();
+    return frame_;
+}
+
+void MeshView::renderFrame() {
+    const QSize pixels = framePixels();
+    frameDirty_ = false;
+    // While the camera moves, a renderer too slow for smooth multisampled frames (a software
+    // one) draws plain frames; the still frame after the move has its edges smoothed again.
+    const bool multisample = samples_ > 0 && !(moving_ && lastMultisampledMs_ > multisampleBudgetMs_);
+    if (!ensureGl() || !ensureFramebuffers(pixels)) {
+        // No OpenGL: the same background, painted by QPainter, so the view never shows garbage.
+        frame_ = QImage(pixels, QImage::Format_RGB32);
+        QPainter painter(&frame_);
+        QLinearGradient gradient(0.0, 0.0, 0.0, pixels.height());
+        gradient.setColorAt(0.0, backgroundColor(0.0));
+        gradient.setColorAt(1.0, backgroundColor(1.0));
+        painter.fillRect(frame_.rect(), gradient);
+        frame_.setDevicePixelRatio(devicePixelRatioF());
+        emit frameRendered();
+        return;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    QOpenGLFramebufferObject* target = multisample && msaaFbo_ ? msaaFbo_.get() : plainFbo_.get();
+    target->bind();
+    drawScene(pixels);
+    target->release();
+    if (target != plainFbo_.get())
+        QOpenGLFramebufferObject::blitFramebuffer(plainFbo_.get(), target);  // resolve
+    // toImage() reads back and flips to top-down rows. Alpha is 1 everywhere (the clear and every
+    // blend keep it), so RGB32 loses nothing and paints without per-pixel blending.
+    frame_ = plainFbo_->toImage().convertToFormat(QImage::Format_RGB32);
+    frame_.setDevicePixelRatio(devicePixelRatioF());
+    context_->doneCurrent();
+    frameSamples_ = target == plainFbo_.get() ? 0 : samples_;
+    if (frameSamples_ > 0) lastMultisampledMs_ = double(clock.nsecsElapsed()) / 1e6;
+    emit frameRendered();
+}
+
+bool MeshView::ensureGl() {
+    if (glTried_) return glReady_ && context_->makeCurrent(surface_.get());
+    glTried_ = true;
+    QSurfaceFormat format;
+    format.setRenderableType(QSurfaceFormat::OpenGL);
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    surface_ = std::make_unique<QOffscreenSurface>();
+    surface_->setFormat(format);
+    surface_->create();
+    context_ = std::make_unique<QOpenGLContext>();
+    context_->setFormat(format);
+    if (!surface_->isValid() || !context_->create() || !context_->makeCurrent(surface_.get())) {
+        glProblem_ = QStringLiteral("no OpenGL context: the 3D view needs OpenGL 3.3 core on this "
+                                    "display (under Xvfb: xvfb-run -a, with Mesa's llvmpipe)");
+        qWarning("MeshView: %s", qPrintable(glProblem_));
+        return false;
+    }
+    glReady_ = initializeGl();
+    if (!glReady_) qWarning("MeshView: %s", qPrintable(glProblem_));
+    return glReady_;
+}
+
+bool MeshView::ensureFramebuffers(QSize pixels) {
+    if (plainFbo_ && plainFbo_->size() == pixels) return true;
+    msaaFbo_.reset();
+    plainFbo_.reset();
+    QOpenGLFramebufferObjectFormat format;
+    format.setAttachment(QOpenGLFramebufferObject::CombinedDepthStencil);
+    format.setInternalTextureFormat(GL_RGBA8);
+    plainFbo_ = std::make_unique<QOpenGLFramebufferObject>(pixels, format);
+    if (!plainFbo_->isValid()) {
+        plainFbo_.reset();
+        glProblem_ = QString("no %1×%2 OpenGL framebuffer").arg(pixels.width()).arg(pixels.height());
+        qWarning("MeshView: %s", qPrintable(glProblem_));
+        context_->doneCurrent();
+        return false;
+    }
+    if (samples_ > 0) {
+        format.setSamples(samples_);
+        msaaFbo_ = std::make_unique<QOpenGLFramebufferObject>(pixels, format);
+        if (!msaaFbo_->isValid()) {
+            msaaFbo_.reset();
+            samples_ = 0;  // not here: draw without multisampling from now on
+        }
+    }
+    glProblem_.clear();  // the context is fine (ensureGl), so the only problem was a size
+    return true;
+}
+
+bool MeshView::initializeGl() {
     if (!initializeOpenGLFunctions()) {
-        const auto f = context()->format();
-        glProblem_ = QString(
-                         "the 3D view needs OpenGL 3.3 core, this context is %1.%2%3; call "
-                         "stageload::ui::useDefaultGlFormat() before QApplication")
+        const auto f = context_->format();
+        glProblem_ = QString("the 3D view needs OpenGL 3.3 core, this context is %1.%2%3")
                          .arg(f.majorVersion())
                          .arg(f.minorVersion())
                          .arg(f.profile() == QSurfaceFormat::CoreProfile ? " core" : "");
-        qWarning("MeshView: %s", qPrintable(glProblem_));
-        return;
+        return false;
     }
-    if (!buildPrograms()) {
-        qWarning("MeshView: %s", qPrintable(glProblem_));
-        return;
-    }
+    if (!buildPrograms()) return false;
     glGenVertexArrays(1, &backgroundVao_);
     glGenVertexArrays(1, &meshVao_);
     glGenBuffers(1, &vertexBuffer_);
@@ -81,7 +184,7 @@ void MeshView::initializeGL() {
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     gpuIndexCount_ = gridVertexCount_ = 0;
     gridPending_ = true;
-    glReady_ = true;
+    return true;
 }
 
 bool MeshView::buildPrograms() {
@@ -153,20 +256,9 @@ void MeshView::upload() {
     }
 }
 
-void MeshView::resizeGL(int, int) {
-    camera_.setViewport(size());
-}
-
-void MeshView::paintGL() {
-    if (!glReady_) {
-        const QColor c = backgroundColor(0.5);
-        auto* f = context()->functions();
-        f->glClearColor(float(c.redF()), float(c.greenF()), float(c.blueF()), 1.0f);
-        f->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-        return;
-    }
+void MeshView::drawScene(QSize pixels) {
     upload();
-    camera_.setViewport(size());
+    glViewport(0, 0, pixels.width(), pixels.height());
     glDepthMask(GL_TRUE);
     glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -183,7 +275,7 @@ void MeshView::paintGL() {
     if (gpuIndexCount_ == 0) return;
 
     const QMatrix4x4 view = camera_.view();
-    const QMatrix4x4 mvp = camera_.projection(float(width()) / float(std::max(1, height()))) * view;
+    const QMatrix4x4 mvp = camera_.projection(float(pixels.width()) / float(pixels.height())) * view;
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
     drawMesh(mvp, view);
@@ -257,38 +349,6 @@ void MeshView::drawGrid(const QMatrix4x4& mvp) {
     glDisable(GL_BLEND);
 }
 
-void MeshView::readBack() {
-    // The mesh lives only on the GPU: bring it back so the next context can show it again.
-    pendingVertices_.resize(std::size_t(vertexCount_) * kFloatsPerVertex);
-    pendingIndices_.resize(std::size_t(gpuIndexCount_));
-    glBindBuffer(GL_COPY_READ_BUFFER, vertexBuffer_);
-    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, GLsizeiptr(pendingVertices_.size() * sizeof(float)),
-                       pendingVertices_.data());
-    glBindBuffer(GL_COPY_READ_BUFFER, indexBuffer_);
-    glGetBufferSubData(GL_COPY_READ_BUFFER, 0,
-                       GLsizeiptr(pendingIndices_.size() * sizeof(std::uint32_t)),
-                       pendingIndices_.data());
-    glBindBuffer(GL_COPY_READ_BUFFER, 0);
-    pendingTexture_ = {};
-    if (texture_) {
-        pendingTexture_ = stageload::Image(textureWidth_, textureHeight_, textureChannels_);
-        glBindTexture(GL_TEXTURE_2D, texture_);
-        glPixelStorei(GL_PACK_ALIGNMENT, 1);
-        glGetTexImage(GL_TEXTURE_2D, 0, textureChannels_ == 4 ? GL_RGBA : GL_RGB, GL_UNSIGNED_BYTE,
-                      pendingTexture_.pixels.data());
-        glBindTexture(GL_TEXTURE_2D, 0);
-    }
-    uploadPending_ = true;
-}
-
-void MeshView::releaseGl() {
-    if (!glReady_ && !meshProgram_) return;
-    makeCurrent();
-    if (glReady_ && !destroying_ && !uploadPending_ && gpuIndexCount_ > 0) readBack();
-    deleteGlObjects();
-    doneCurrent();
-}
-
 void MeshView::deleteGlObjects() {
     if (glReady_) {
         const GLuint buffers[] = {vertexBuffer_, indexBuffer_, gridBuffer_};
@@ -305,7 +365,6 @@ void MeshView::deleteGlObjects() {
     backgroundProgram_.reset();
     gridProgram_.reset();
     gridPending_ = true;
-    glReady_ = false;
 }
 
 }  // namespace stageload::ui
