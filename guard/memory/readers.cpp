@@ -5,8 +5,11 @@
 #include <memory>
 #include <string>
 
+#include <unistd.h>
+
 #include "guard/core/error.h"
 #include "guard/core/small_file.h"
+#include "guard/memory/gpu_memory.h"
 #include "guard/memory/process_memory.h"
 #include "guard/process/process_list.h"
 
@@ -24,6 +27,18 @@ MemorySample MemoryReaders::read(double t) const {
     for (const auto& [key, fn] : extra) s.extra.emplace_back(key, fn());
     return s;
 }
+
+namespace {
+
+/// "cuda": the GPU memory of the processes `member` accepts, where an NVIDIA driver is.
+void addGpuReader(MemoryReaders& r, std::function<bool(pid_t)> member) {
+    if (auto gpu = GpuMemory::driver())
+        r.extra.emplace_back("cuda", [gpu, member = std::move(member)] {
+            return static_cast<double>(gpu->usedBy(member));
+        });
+}
+
+}  // namespace
 
 #if !defined(__APPLE__)
 namespace {
@@ -73,6 +88,8 @@ MemoryReaders processReaders(pid_t pid) {
     r.extra.emplace_back("process_swap",
                          [sampler] { return static_cast<double>(sampler->swap.load()); });
 #endif
+    const pid_t target = pid == 0 ? ::getpid() : pid;
+    addGpuReader(r, [target](pid_t p) { return p == target; });
     return r;
 }
 
@@ -95,6 +112,7 @@ MemoryReaders groupReaders(pid_t pgid) {
     r.extra.emplace_back("processes", [pgid] {
         return static_cast<double>(liveGroupMembers(listProcesses(false), pgid).size());
     });
+    addGpuReader(r, [pgid](pid_t p) { return ::getpgid(p) == pgid; });
     return r;
 }
 

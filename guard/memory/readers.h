@@ -8,8 +8,9 @@
 //   auto group = stageload::groupReaders(childPgid);     // a guarded command's whole group
 //   stageload::MemoryReaders fake{[] { return 100; }, [] { return stageload::SystemMemory{...}; }};
 //
-// Every reader is a std::function so tests, the app and the engine can swap them (the engine adds
-// CUDA memory as an extra key where its build has CUDA: readers.extra.push_back({"cuda", fn})).
+// Every reader is a std::function so tests, the app and the engine can swap them. Where an NVIDIA
+// driver is, both sets also carry "cuda": the GPU memory of the process or the group, as
+// nvidia-smi counts it (gpu_memory.h).
 // read() throws whatever a reader throws (FileError for /proc trouble); the readers made here are
 // thread-safe and cheap enough for 50 Hz (a group reader scans /proc, keep it at >= 0.1 s).
 
@@ -45,11 +46,11 @@ struct MemoryReaders {
 };
 
 /// Footprint of process `pid` (0: this process) and the machine's memory; on Linux also
-/// "process_swap" (the process's VmSwap) as an extra key.
+/// "process_swap" (the process's VmSwap) as an extra key, and "cuda" with an NVIDIA driver.
 MemoryReaders processReaders(pid_t pid = 0);
 
 /// Footprint summed over the live members of process group `pgid`, the machine's memory, and
-/// "processes" (how many members) as an extra key.
+/// "processes" (how many members) as an extra key; "cuda" with an NVIDIA driver.
 MemoryReaders groupReaders(pid_t pgid);
 
 /// Sum of the footprints of the live members of group `pgid` (0 when it is empty).

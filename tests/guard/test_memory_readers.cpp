@@ -2,13 +2,14 @@
 #include <algorithm>
 #include <csignal>
 #include <cstring>
-#include <thread>
 
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <QtTest>
 
+#include "guard/core/error.h"
+#include "guard/memory/gpu_memory.h"
 #include "guard/memory/process_memory.h"
 #include "guard/memory/readers.h"
 #include "guard/memory/system_memory.h"
@@ -29,17 +30,27 @@ const char* kMeminfo =
     "HugePages_Total:       0\n";
 
 /// Forks a child that makes its own process group, touches `mib` MiB and sleeps until killed.
+/// Returns once the child has touched all of it (on a busy machine that can take a while).
 pid_t spawnGroupLeaderHolding(int mib) {
+    int ready[2];
+    if (::pipe(ready) != 0) return -1;
     const pid_t pid = ::fork();
     if (pid == 0) {
         ::setpgid(0, 0);
+        ::close(ready[0]);
         const std::size_t n = static_cast<std::size_t>(mib) << 20;
         volatile char* block = static_cast<volatile char*>(std::malloc(n));
         for (std::size_t i = 0; i < n; i += 4096) block[i] = 1;  // volatile: not optimised away
+        const char done = 1;
+        (void)!::write(ready[1], &done, 1);
         ::pause();
         ::_exit(0);
     }
     ::setpgid(pid, pid);
+    ::close(ready[1]);
+    char done = 0;
+    (void)!::read(ready[0], &done, 1);  // 0 bytes if the child died: the test then fails
+    ::close(ready[0]);
     return pid;
 }
 
@@ -93,7 +104,7 @@ private slots:
 
     void groupFootprintSumsTheGroup() {
         const pid_t a = spawnGroupLeaderHolding(48);
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        QVERIFY(a > 0);
         const std::int64_t total = readGroupFootprint(a);
         const auto members = liveGroupMembers(listProcesses(false), a);
         ::kill(-a, SIGKILL);
@@ -117,6 +128,50 @@ private slots:
             return kv.first == "process_swap";
         });
         QVERIFY(hasSwapKey);
+    }
+
+    void gpuMemorySumsTheAcceptedProcessesOnEveryDevice() {
+        // Two devices; pid 20 on both, one entry NVML cannot size (-1), pid 30 elsewhere.
+        std::vector<unsigned> asked;
+        GpuMemory gpu(NvmlDevices{
+            [] { return 2u; },
+            [&asked](unsigned d) {
+                asked.push_back(d);
+                return d == 0 ? std::vector<GpuProcess>{{20, 300 << 20}, {30, 1 << 30}, {21, -1}}
+                              : std::vector<GpuProcess>{{20, 200 << 20}, {21, 5 << 20}};
+            }});
+        QCOMPARE(gpu.deviceCount(), 2u);
+        QCOMPARE(gpu.usedBy([](pid_t p) { return p == 20; }), std::int64_t(500) << 20);
+        QCOMPARE(gpu.usedBy([](pid_t p) { return p == 21; }), std::int64_t(5) << 20);
+        QCOMPARE(gpu.usedBy([](pid_t p) { return p == 20 || p == 30; }),
+                 (std::int64_t(500) << 20) + (std::int64_t(1) << 30));
+        QCOMPARE(gpu.usedBy([](pid_t p) { return p == 99; }), std::int64_t(0));
+        QVERIFY((asked == std::vector<unsigned>{0, 1, 0, 1, 0, 1, 0, 1}));
+    }
+
+    void gpuMemoryPassesNvmlFailuresOn() {
+        GpuMemory gpu(NvmlDevices{[] { return 1u; }, [](unsigned) -> std::vector<GpuProcess> {
+                                      throw Error("NVML cannot list the processes on GPU 0: GPU is lost");
+                                  }});
+        try {
+            gpu.usedBy([](pid_t) { return true; });
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QVERIFY(std::string(e.what()).find("GPU is lost") != std::string::npos);
+        }
+    }
+
+    void readersCarryCudaExactlyWhereThereIsADriver() {
+        // This machine may or may not have an NVIDIA driver: either way the readers must agree
+        // with GpuMemory::driver(), and a present reader must read.
+        const bool driver = GpuMemory::driver() != nullptr;
+        for (const auto& readers : {processReaders(), groupReaders(::getpgrp())}) {
+            const auto s = readers.read(0.0);
+            const auto cuda = std::find_if(s.extra.begin(), s.extra.end(),
+                                           [](const auto& kv) { return kv.first == "cuda"; });
+            QCOMPARE(cuda != s.extra.end(), driver);
+            if (driver) QVERIFY(cuda->second >= 0.0);
+        }
     }
 };
 

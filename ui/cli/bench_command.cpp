@@ -41,17 +41,22 @@ std::filesystem::path defaultCache() {
 double gib(double bytes) { return bytes / static_cast<double>(1ll << 30); }
 
 void printStages(const CascadeResult& r) {
-    std::printf("%-11s %7s %9s %9s %9s %6s %9s %7s %9s %9s %9s\n", "stage", "seconds",
-                "peak GiB", "weights", "working", "loads", "load GiB", "load s", "released",
-                "returned", "enter ms");
-    for (const auto& s : r.stages)
-        std::printf("%-11s %7.2f %9.3f %9.3f %9.3f %6d %9.3f %7.2f %9.3f %9.3f %9.1f\n",
+    std::printf("%-11s %7s %9s %9s %9s %8s %6s %9s %7s %9s %9s %9s\n", "stage", "seconds",
+                "peak GiB", "weights", "working", "net/need", "loads", "load GiB", "load s",
+                "released", "returned", "enter ms");
+    for (const auto& s : r.stages) {
+        const double need = static_cast<double>(s.weightBytes + s.workingBytes);
+        const double net = static_cast<double>(s.peakRss - r.baselineRss);
+        std::printf("%-11s %7.2f %9.3f %9.3f %9.3f %8.3f %6d %9.3f %7.2f %9.3f %9.3f %9.1f\n",
                     s.name.c_str(), s.seconds, gib(s.peakRss), gib(s.weightBytes),
-                    gib(s.workingBytes), s.loads, gib(s.loadBytes), s.loadSeconds,
-                    gib(s.releasedBytes), gib(s.rssBeforeEnter - s.rssAfterEnter),
+                    gib(s.workingBytes), need > 0 ? net / need : 0.0, s.loads, gib(s.loadBytes),
+                    s.loadSeconds, gib(s.releasedBytes), gib(s.rssBeforeEnter - s.rssAfterEnter),
                     s.enterSeconds * 1000);
-    std::printf("(released: bytes the stage's enter() freed; returned: how much RSS fell during "
-                "enter(); enter ms: stage event + releases + memory handed back)\n");
+    }
+    std::printf("(net/need: (peak - the process's own %.3f GiB before any model) / (weights + "
+                "working); released: bytes the stage's enter() freed; returned: how much RSS "
+                "fell during enter(); enter ms: stage event + releases + memory handed back)\n",
+                gib(static_cast<double>(r.baselineRss)));
 }
 
 void printLoadSpeed(const CascadeResult& r, const CascadeOptions& o,

@@ -108,6 +108,8 @@ CascadeResult runCascade(const CascadeParams& params) {
     }
     const auto files = cascadeFiles(params.cacheDir, params.scaleGiB);
     const auto started = Clock::now();
+    CascadeResult result;
+    result.baselineRss = readProcessMemory().rss;
 
     EventLog log;
     StagedModelsOptions options;
@@ -121,7 +123,6 @@ CascadeResult runCascade(const CascadeParams& params) {
     torch::manual_seed(static_cast<std::uint64_t>(params.seed));
     const double totalBytes = params.scaleGiB * static_cast<double>(1ll << 30);
     auto latent = torch::zeros({kBatch, kCascadeWidth});
-    CascadeResult result;
     auto cancelled = [&] { return params.cancel && params.cancel->load(); };
 
     for (const auto& stage : plan) {

@@ -61,6 +61,9 @@ struct CascadeResult {
     std::vector<CascadeStage> stages;
     std::vector<Event> events;
     std::string stoppedAt;           ///< the stage --stop-at stopped before, if any
+    /// VmRSS before any model is built: the process's own memory (LibTorch, the tables), which
+    /// is in every stage's peak but is neither weights nor working memory.
+    std::int64_t baselineRss = 0;
     double seconds = 0.0;
     double readSeconds = 0.0;        ///< all weight-file reads (eager: at construction too)
     std::int64_t readBytes = 0;
