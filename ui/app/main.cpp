@@ -9,11 +9,13 @@
 #include <QFileInfo>
 #include <cstdio>
 
+#include "guard/core/huge_page_malloc.h"
 #include "ui/app/main_window.h"
 #include "ui/app/scripted_session.h"
 #include "ui/worker/run_controller.h"
 
 int main(int argc, char** argv) {
+    stageload::relaunchWithHugePageMalloc(argv);  // runs models: heap on huge pages (re-exec)
     QElapsedTimer launch;
     launch.start();
     QApplication app(argc, argv);

@@ -1,13 +1,19 @@
 // `stageload`: the command line face of the engine and the guard.
 #include <cstdio>
+#include <cstring>
 
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
 #include "guard/core/error.h"
+#include "guard/core/huge_page_malloc.h"
 #include "ui/cli/commands.h"
 
 int main(int argc, char** argv) {
+    // Commands that run models get glibc's heap on huge pages (re-executes once, see header).
+    if (argc > 1 && (std::strcmp(argv[1], "run") == 0 || std::strcmp(argv[1], "bench") == 0 ||
+                     std::strcmp(argv[1], "demo") == 0 || std::strcmp(argv[1], "probe") == 0))
+        stageload::relaunchWithHugePageMalloc(argv);
     CLI::App app{"stageload: stage-by-stage model loading, memory traces and a guard for heavy "
                  "pipelines"};
     app.require_subcommand(1);
