@@ -8,6 +8,7 @@
 #if !defined(__APPLE__)
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 
 #include <dirent.h>
 
@@ -48,6 +49,12 @@ std::optional<ProcessInfo> parseProcStat(std::string_view text) {
     if (!readInt(rest, ppid) || !readInt(rest, pgid)) return std::nullopt;
     p.ppid = static_cast<pid_t>(ppid);
     p.pgid = static_cast<pid_t>(pgid);
+    // Fields 6 to 21 (session ... itrealvalue), then 22: starttime.
+    long field = 0;
+    int n = 6;
+    while (n <= 21 && readInt(rest, field)) ++n;
+    long start = 0;
+    if (n == 22 && readInt(rest, start)) p.startTicks = start;
     return p;
 }
 
@@ -60,6 +67,18 @@ std::string joinCmdline(std::string_view raw) {
 }
 
 #if !defined(__APPLE__)
+std::optional<double> processAgeSeconds() {
+    std::string text;
+    if (!readSmallFile("/proc/self/stat", text)) return std::nullopt;
+    const auto self = parseProcStat(text);
+    const long ticks = ::sysconf(_SC_CLK_TCK);
+    timespec now{};
+    if (!self || self->startTicks < 0 || ticks <= 0 || ::clock_gettime(CLOCK_BOOTTIME, &now) != 0)
+        return std::nullopt;
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9 -
+           static_cast<double>(self->startTicks) / static_cast<double>(ticks);
+}
+
 std::vector<ProcessInfo> listProcesses(bool withCmdline) {
     DIR* dir = ::opendir("/proc");
     if (!dir) throw FileError(std::string("cannot list /proc: ") + std::strerror(errno));

@@ -27,11 +27,16 @@ struct ProcessInfo {
     char state = '?';     ///< R, S, D, Z, T ... ('Z': exited, not yet reaped)
     std::string comm;     ///< short name
     std::string cmdline;  ///< arguments joined by spaces; "[comm]" when the kernel gives none
+    long long startTicks = -1;  ///< start time, clock ticks after boot (-1: not in the text)
 };
 
 /// Parses "/proc/<pid>/stat" text ("123 (my prog) S 1 123 ..."); comm may hold spaces and ')'.
 /// Returns nullopt for text that is not a stat line.
 std::optional<ProcessInfo> parseProcStat(std::string_view text);
+
+/// Seconds since this process started, a re-execution included (exec keeps the start time),
+/// to the kernel's clock tick (10 ms). nullopt where the system cannot tell.
+std::optional<double> processAgeSeconds();
 
 /// Turns the NUL-separated /proc/<pid>/cmdline into one line ("sh -c sleep 1").
 std::string joinCmdline(std::string_view raw);

@@ -40,6 +40,10 @@ std::string commandLine(pid_t pid) {
 
 }  // namespace
 
+std::optional<double> processAgeSeconds() {
+    return std::nullopt;  // callers fall back to their own clock (start of main)
+}
+
 std::vector<ProcessInfo> listProcesses(bool withCmdline) {
     int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_ALL, 0};
     std::size_t len = 0;

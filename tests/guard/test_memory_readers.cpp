@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstring>
+#include <thread>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -84,8 +85,21 @@ private slots:
         QCOMPARE(p->state, 'S');
         QCOMPARE(p->ppid, pid_t(17));
         QCOMPARE(p->pgid, pid_t(4242));
+        QCOMPARE(p->startTicks, -1LL);  // the line stops before field 22
+        const auto full = parseProcStat(
+            "7 (a) S 1 7 7 0 -1 4194560 10 0 0 0 3 1 0 0 20 0 1 0 987654 1000 20");
+        QVERIFY(full.has_value());
+        QCOMPARE(full->startTicks, 987654LL);
         QVERIFY(!parseProcStat("garbage").has_value());
         QCOMPARE(joinCmdline(std::string("sh\0-c\0sleep 1\0", 15)), std::string("sh -c sleep 1"));
+    }
+
+    void knowsHowLongThisProcessHasRun() {
+        const auto age = processAgeSeconds();
+        QVERIFY(age.has_value());
+        QVERIFY2(*age > 0.0 && *age < 3600.0, std::to_string(*age).c_str());
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        QVERIFY(*processAgeSeconds() - *age > 0.2);
     }
 
     void listsThisProcessAndItsAncestors() {

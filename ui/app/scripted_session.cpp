@@ -5,46 +5,13 @@
 #include <QSaveFile>
 #include <QTimer>
 #include <cstdio>
-#include <ctime>
-#include <fstream>
-#include <iterator>
-#include <optional>
-#include <sstream>
-#include <string>
 
-#include <unistd.h>
-
+#include "guard/process/process_list.h"
 #include "ui/app/main_window.h"
 #include "ui/view/mesh_panel.h"
 #include "ui/view/mesh_view.h"
 
 namespace stageload::studio {
-namespace {
-
-/// Milliseconds since the process started, re-execution included (the kernel keeps a process's
-/// start time across exec), to 10 ms; nullopt where /proc/self/stat cannot tell.
-std::optional<qint64> processAgeMs() {
-#if defined(__linux__)
-    std::ifstream stat("/proc/self/stat");
-    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-    // Field 22 (starttime, clock ticks since boot) counts from the end of "(comm)", which may
-    // hold spaces.
-    const auto close = text.rfind(')');
-    if (close == std::string::npos) return std::nullopt;
-    std::istringstream fields(text.substr(close + 2));
-    std::string field;
-    for (int i = 3; i <= 22 && fields >> field; ++i) {}
-    timespec now{};
-    const long ticks = ::sysconf(_SC_CLK_TCK);
-    if (field.empty() || ticks <= 0 || ::clock_gettime(CLOCK_BOOTTIME, &now) != 0) return std::nullopt;
-    const double started = std::stod(field) / static_cast<double>(ticks);
-    return static_cast<qint64>((static_cast<double>(now.tv_sec) + now.tv_nsec / 1e9 - started) * 1000.0);
-#else
-    return std::nullopt;
-#endif
-}
-
-}  // namespace
 
 ScriptedSession::ScriptedSession(MainWindow& window, ScriptOptions options, QElapsedTimer launch)
     : window_(window), options_(std::move(options)), launch_(launch) {
@@ -66,7 +33,8 @@ void ScriptedSession::begin() {
 }
 
 void ScriptedSession::onFirstFrame() {
-    firstFrameMs_ = processAgeMs().value_or(launch_.elapsed());
+    const auto age = processAgeSeconds();  // from process start, re-execution included
+    firstFrameMs_ = age ? static_cast<qint64>(*age * 1000.0) : launch_.elapsed();
     if (options_.benchmark)
         std::printf("launch to first frame: %lld ms\n", static_cast<long long>(firstFrameMs_));
     if (!options_.generate) {
