@@ -1,6 +1,5 @@
 #include "engine/load/mapped_file.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -13,39 +12,49 @@
 namespace stageload {
 
 MappedFile::MappedFile(const std::filesystem::path& path) : path_(path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0)
         throw WeightFileError(path.string(), "", std::string("cannot open: ") + std::strerror(errno));
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
+    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd_);
         throw WeightFileError(path.string(), "", "not a regular file");
     }
     size_ = static_cast<std::uint64_t>(st.st_size);
     if (size_ > 0) {
-        void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+        void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
         if (p == MAP_FAILED) {
             const int err = errno;
-            ::close(fd);
+            ::close(fd_);
             throw WeightFileError(path.string(), "", std::string("cannot map: ") + std::strerror(err));
         }
-        ::madvise(p, size_, MADV_SEQUENTIAL);
         data_ = static_cast<const std::uint8_t*>(p);
     }
-    ::close(fd);  // the mapping keeps the file open
+    // Loads read front to back: let the kernel read ahead generously on a cold cache.
+    ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
 }
 
 MappedFile::~MappedFile() {
     if (data_) ::munmap(const_cast<std::uint8_t*>(data_), size_);
+    ::close(fd_);
 }
 
-void MappedFile::dropPages(std::uint64_t offset, std::uint64_t length) const {
-    if (!data_ || length == 0) return;
-    static const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    const std::uint64_t begin = (offset + page - 1) / page * page;
-    const std::uint64_t end = std::min(offset + length, size_) / page * page;
-    if (end > begin)
-        ::madvise(const_cast<std::uint8_t*>(data_) + begin, end - begin, MADV_DONTNEED);
+void MappedFile::read(std::uint64_t offset, std::uint64_t length, void* dst,
+                      const std::string& tensor) const {
+    auto* out = static_cast<std::uint8_t*>(dst);
+    while (length > 0) {
+        const auto n = ::pread(fd_, out, length, static_cast<off_t>(offset));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0)
+            throw WeightFileError(
+                path_.string(), tensor,
+                "reading byte " + std::to_string(offset) + " failed: " +
+                    (n == 0 ? std::string("the file ends there (it shrank while being loaded)")
+                            : std::string(std::strerror(errno))));
+        out += n;
+        offset += static_cast<std::uint64_t>(n);
+        length -= static_cast<std::uint64_t>(n);
+    }
 }
 
 }  // namespace stageload

@@ -1,16 +1,18 @@
 #pragma once
-// A read-only memory mapping of a whole file (RAII). Pages are read on first touch; dropPages()
-// gives touched pages back so copying a large file does not keep it resident as well.
+// A weight file open for reading (RAII): mapped read-only for the header and zero-copy views,
+// and read with pread() for copies. Copies never go through the mapping, so a load does not make
+// the file's pages resident in this process (they stay in the page cache).
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
 namespace stageload {
 
 class MappedFile {
 public:
-    /// Maps `path` read-only. Throws WeightFileError naming the file if it cannot.
+    /// Opens and maps `path` read-only. Throws WeightFileError naming the file if it cannot.
     explicit MappedFile(const std::filesystem::path& path);
     ~MappedFile();
     MappedFile(const MappedFile&) = delete;
@@ -20,12 +22,15 @@ public:
     std::uint64_t size() const { return size_; }
     const std::filesystem::path& path() const { return path_; }
 
-    /// Drops the whole pages inside [offset, offset + length) from this process's resident set.
-    /// The contents stay valid: touching them again reads them back from the page cache.
-    void dropPages(std::uint64_t offset, std::uint64_t length) const;
+    /// Reads [offset, offset + length) into `dst`. Safe from several threads at once. Throws
+    /// WeightFileError naming the file, `tensor` and the byte where reading failed (an I/O
+    /// error, or the file shrank since it was opened).
+    void read(std::uint64_t offset, std::uint64_t length, void* dst,
+              const std::string& tensor = {}) const;
 
 private:
     std::filesystem::path path_;
+    int fd_ = -1;
     const std::uint8_t* data_ = nullptr;
     std::uint64_t size_ = 0;
 };

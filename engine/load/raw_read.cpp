@@ -1,41 +1,31 @@
 #include "engine/load/raw_read.h"
 
-#include <cerrno>
+#include <algorithm>
 #include <chrono>
-#include <cstring>
-#include <fcntl.h>
 #include <memory>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "guard/core/error.h"
+#include "engine/load/mapped_file.h"
 
 namespace stageload {
 
 RawRead measureRawRead(const std::filesystem::path& file) {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw FileError(file.string() + ": cannot open: " + std::strerror(errno));
-    struct stat st {};
-    ::fstat(fd, &st);
-    const auto size = static_cast<std::size_t>(st.st_size);
+    const MappedFile f(file);  // read() uses pread(); the mapping is never touched
     const auto start = std::chrono::steady_clock::now();
-    std::unique_ptr<char[]> buffer(new char[size]);  // fresh pages, as a load's destination
-    std::size_t done = 0;
-    while (done < size) {
-        const auto n = ::pread(fd, buffer.get() + done, size - done, static_cast<off_t>(done));
-        if (n <= 0) {
-            const int err = errno;
-            ::close(fd);
-            throw FileError(file.string() + ": read failed: " +
-                            (n == 0 ? std::string("unexpected end of file") : std::strerror(err)));
-        }
-        done += static_cast<std::size_t>(n);
-    }
+    // Fresh pages, as a load's destination tensors are.
+    std::unique_ptr<std::uint8_t[]> buffer(new std::uint8_t[f.size()]);
+    f.read(0, f.size(), buffer.get());
     RawRead r;
-    r.bytes = static_cast<std::int64_t>(size);
+    r.bytes = static_cast<std::int64_t>(f.size());
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    ::close(fd);
     return r;
+}
+
+void readThrough(const std::filesystem::path& file) {
+    constexpr std::uint64_t kBuffer = 1 << 20;
+    const MappedFile f(file);
+    std::unique_ptr<std::uint8_t[]> buffer(new std::uint8_t[kBuffer]);
+    for (std::uint64_t off = 0; off < f.size(); off += kBuffer)
+        f.read(off, std::min(kBuffer, f.size() - off), buffer.get());
 }
 
 }  // namespace stageload

@@ -15,7 +15,13 @@ struct RawRead {
     double seconds = 0.0;
 };
 
-/// Reads the whole file once into a new buffer (freed before returning). Throws FileError.
+/// Reads the whole file once into a new buffer (freed before returning). Throws WeightFileError (a
+/// FileError) naming the file.
 RawRead measureRawRead(const std::filesystem::path& file);
+
+/// Reads the whole file once through a small reused buffer, untimed, so that later reads find it
+/// in the page cache (as far as memory allows): loads and the raw read are then compared on the
+/// same footing, whether or not the files were cached before. Throws WeightFileError.
+void readThrough(const std::filesystem::path& file);
 
 }  // namespace stageload

@@ -1,5 +1,6 @@
 #pragma once
-// Safetensors weight files: read by memory-mapping, written atomically.
+// Safetensors weight files: the header and zero-copy views through a memory mapping, copies with
+// pread() through a small staging buffer; written atomically.
 //
 //   auto file = stageload::SafetensorsFile::open("unet.safetensors");   // validates the header
 //   stageload::loadWeights(*unet, file);       // copies each tensor once into the module
@@ -71,8 +72,10 @@ public:
     /// once touched). Keeps the mapping alive while the tensor lives. Read-only: writing to it
     /// is undefined.
     torch::Tensor map(const std::string& name) const;
-    /// Copies the tensor into `dst` (same shape; any dtype and device: converted as it goes) in
-    /// chunks, so peak memory grows by at most one chunk. WeightFileError on shape mismatch.
+    /// Copies the tensor into `dst` (same shape; any dtype and device: converted as it goes)
+    /// through a 1 MiB staging buffer per thread, so a load holds no more than the tensors it
+    /// fills (plus one temporary for a non-contiguous `dst`). WeightFileError on shape mismatch
+    /// or a failed read.
     void readInto(const std::string& name, torch::Tensor& dst) const;
 
 private:

@@ -1,6 +1,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <thread>
 
 #include "engine/load/safetensors.h"
 #include "test_support.h"
@@ -81,6 +82,54 @@ private slots:
         auto strided = torch::empty({33, 64}).t();  // non-contiguous
         f.readInto("w", strided);
         QVERIFY(torch::equal(strided, src.to(torch::kFloat32)));
+    }
+
+    void largeTensorsCrossStagingChunks() {
+        // 3.5 MiB of float32: reads go through a 1 MiB staging buffer, so this spans four chunks
+        // with a partial last one, in the direct path and in both converting paths.
+        const auto p = path("large.safetensors");
+        const auto src = torch::randn({917504});
+        writeSafetensors(p, {{"w", src}});
+        auto f = SafetensorsFile::open(p);
+        QVERIFY(torch::equal(f.read("w"), src));
+        auto wide = torch::empty({917504}, torch::kFloat64);
+        f.readInto("w", wide);
+        QVERIFY(torch::equal(wide, src.to(torch::kFloat64)));
+        auto strided = torch::empty({917504 * 2}).slice(0, 0, 917504 * 2, 2);
+        f.readInto("w", strided);
+        QVERIFY(torch::equal(strided, src));
+    }
+
+    void readsFromSeveralThreadsAtOnce() {
+        const auto p = path("shared.safetensors");
+        std::vector<std::pair<std::string, torch::Tensor>> tensors;
+        for (int i = 0; i < 8; ++i)
+            tensors.emplace_back("t" + std::to_string(i), torch::full({300000}, float(i)));
+        writeSafetensors(p, tensors);
+        const auto f = SafetensorsFile::open(p);
+        std::vector<std::vector<torch::Tensor>> got(4);
+        std::vector<std::thread> threads;
+        for (std::size_t k = 0; k < got.size(); ++k)
+            threads.emplace_back([&, k] {
+                for (int round = 0; round < 5; ++round)
+                    for (const auto& [name, t] : tensors) got[k].push_back(f.read(name));
+            });
+        for (auto& t : threads) t.join();
+        for (const auto& g : got) {
+            QCOMPARE(g.size(), tensors.size() * 5);
+            for (std::size_t i = 0; i < g.size(); ++i)
+                QVERIFY(torch::equal(g[i], tensors[i % tensors.size()].second));
+        }
+    }
+
+    void fileShrinkingAfterOpenIsAnErrorNamingTheTensor() {
+        const auto p = path("shrinks.safetensors");
+        writeSafetensors(p, {{"a", torch::ones({1000})}, {"b", torch::ones({1000})}});
+        auto f = SafetensorsFile::open(p);
+        std::filesystem::resize_file(p, f.at("b").begin + 100);  // another process cut it short
+        QVERIFY(torch::equal(f.read("a"), torch::ones({1000})));
+        const auto msg = weightError([&] { f.read("b"); }, "b");
+        QVERIFY2(msg.contains("shrank") && msg.contains("shrinks.safetensors"), qPrintable(msg));
     }
 
     void loadWeightsFillsAModuleAndChecksNames() {
