@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <vector>
 
 #include "engine/core/fingerprint.h"
 #include "engine/pipelines/cascade/cascade_models.h"
@@ -145,6 +146,10 @@ CascadeResult runCascade(const CascadeParams& params) {
         // trace summary), so its peak is its own and not the previous stage's.
         resetPeakRss();
 
+        // As in a real stage, its models are loaded at first use and its activations come after.
+        std::vector<Model<torch::nn::Module>> stageModels;
+        for (const auto& name : stage.models) stageModels.push_back(models.get(name));
+
         // The stage's working memory (activations), touched so it is really resident.
         s.workingBytes = static_cast<std::int64_t>(cascadeWorkingShare(stage.name) * totalBytes) / 4 * 4;
         auto work = torch::empty({s.workingBytes / 4});
@@ -152,8 +157,7 @@ CascadeResult runCascade(const CascadeParams& params) {
 
         const int steps = cascadeSteps(stage.name);
         if (stage.models.empty()) latent = latent * 0.5 + torch::randn({kBatch, kCascadeWidth});
-        for (const auto& name : stage.models) {
-            auto model = models.get(name);
+        for (auto& model : stageModels) {
             for (int i = 0; i < steps; ++i) {
                 if (cancelled())
                     throw Cancelled("the cascade run was cancelled in stage '" + stage.name + "'");
