@@ -6,6 +6,7 @@
 //
 //   stageload::writeGlb(mesh, "hero.glb");
 //   auto files = stageload::writeObj(mesh, "hero.obj");   // hero.obj, hero.mtl, hero.png
+//   stageload::writeMeshFile(mesh, out);                 // by its extension, .glb or .obj
 //   auto back = stageload::readMeshFile("hero.obj");      // .glb, .gltf or .obj
 //
 // Every function is thread-safe for distinct files (no shared state).
@@ -31,6 +32,11 @@ void writeGlb(const TexturedMesh& mesh, const std::filesystem::path& path);
 /// when every one of them was written.
 std::vector<std::filesystem::path> writeObj(const TexturedMesh& mesh,
                                             const std::filesystem::path& path);
+
+/// Writes `mesh` by the extension of `path` (case-insensitive): .glb → writeGlb, .obj → writeObj.
+/// Returns every file written. FileError for any other extension.
+std::vector<std::filesystem::path> writeMeshFile(const TexturedMesh& mesh,
+                                                 const std::filesystem::path& path);
 
 /// Reads a .glb written by any glTF 2.0 exporter into one TexturedMesh (all triangle
 /// primitives of all meshes, node transforms applied, the first base colour texture).

@@ -1,4 +1,5 @@
-// Reading Wavefront OBJ (+ MTL + texture) into a TexturedMesh, and picking a reader by extension.
+// Reading Wavefront OBJ (+ MTL + texture) into a TexturedMesh, and picking a reader or a writer
+// by a mesh file's extension.
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -322,6 +323,16 @@ TexturedMesh readMeshFile(const std::filesystem::path& path) {
     auto mesh = readGlb(path);
     mesh.texture = toRgb(mesh.texture);
     return mesh;
+}
+
+std::vector<std::filesystem::path> writeMeshFile(const TexturedMesh& mesh,
+                                                 const std::filesystem::path& path) {
+    const auto extension = asciiLower(path.extension().string());
+    if (extension == ".obj") return writeObj(mesh, path);
+    if (extension != ".glb")
+        throw FileError(path.string() + ": cannot write this mesh format, use .glb or .obj");
+    writeGlb(mesh, path);
+    return {path};
 }
 
 }  // namespace stageload

@@ -176,7 +176,7 @@ DecodedImage readImageFile(const std::filesystem::path& path, const ImageLimits&
     const auto name = path.string();
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
-        throw ImageError(name + ": no such file; check the path");
+        throw MissingImageError(name + ": no such file; check the path");
     if (std::filesystem::is_directory(path, ec))
         throw ImageError(name + ": is a folder, not a picture");
     std::ifstream in(path, std::ios::binary);

@@ -41,6 +41,12 @@ public:
     using FileError::FileError;
 };
 
+/// The picture's file does not exist (a CLI exits 66 for it, not 65).
+class MissingImageError : public ImageError {
+public:
+    using ImageError::ImageError;
+};
+
 struct ImageLimits {
     /// Larger pictures are refused before their pixels are decoded (a 20000×20000 PNG would
     /// take 1.6 GB as RGBA).

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <set>
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 #include "engine/load/safetensors.h"
 
 namespace stageload {

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 
 namespace stageload {
 

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <functional>
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 #include "engine/load/safetensors.h"
 #include "engine/load/torchscript.h"
 #include "engine/models/u2netp.h"

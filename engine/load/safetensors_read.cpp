@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 #include "engine/load/mapped_file.h"
 #include "engine/load/safetensors.h"
 

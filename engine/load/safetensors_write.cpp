@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 #include "guard/core/atomic_file.h"
 #include "engine/load/safetensors.h"
 

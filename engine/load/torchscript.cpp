@@ -2,7 +2,7 @@
 
 #include <system_error>
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 
 namespace stageload {
 

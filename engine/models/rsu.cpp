@@ -1,6 +1,6 @@
 #include "engine/models/rsu.h"
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 
 namespace stageload {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <utility>
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 
 namespace stageload {
 namespace detail {

@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 
 namespace stageload {
 namespace {

@@ -35,8 +35,8 @@
 #include <ATen/core/Generator.h>
 #include <torch/torch.h>
 
-#include "engine/core/errors.h"
-#include "engine/core/load_mode.h"
+#include "engine/api/errors.h"
+#include "engine/api/choices.h"
 #include "engine/registry/call_hooks.h"
 #include "engine/registry/model.h"
 #include "engine/registry/release.h"

@@ -9,6 +9,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace stageload {
 
@@ -29,6 +30,23 @@ public:
 class UsageError : public Error {
 public:
     using Error::Error;
+};
+
+/// A setting that is not valid, with the setting's key as data ("textureSize", "waitFree"), so a
+/// form can mark its field and word the message its own way without reading what(). what() is
+/// "<subject>: <problem>", e.g. "--texture-size 3000: must be 1024, 2048 or 4096".
+class SettingError : public UsageError {
+public:
+    SettingError(std::string field, const std::string& subject, std::string problem)
+        : UsageError(subject + ": " + problem), field_(std::move(field)),
+          problem_(std::move(problem)) {}
+    const std::string& field() const { return field_; }
+    /// What is wrong, without the subject: "must be 1024, 2048 or 4096".
+    const std::string& problem() const { return problem_; }
+
+private:
+    std::string field_;
+    std::string problem_;
 };
 
 }  // namespace stageload

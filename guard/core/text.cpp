@@ -16,4 +16,13 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
+std::string joinAlternatives(const std::vector<std::string>& words) {
+    std::string out;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        if (i > 0) out += i + 1 == words.size() ? " or " : ", ";
+        out += words[i];
+    }
+    return out;
+}
+
 }  // namespace stageload

@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace stageload {
 
@@ -17,5 +18,8 @@ std::string asciiLower(std::string_view s);
 
 /// `s` without leading and trailing whitespace (a view into `s`).
 std::string_view trim(std::string_view s);
+
+/// "a", "a or b", "a, b or c" (an empty list gives "").
+std::string joinAlternatives(const std::vector<std::string>& words);
 
 }  // namespace stageload

@@ -14,13 +14,13 @@ struct BusyPatterns::Compiled {
 BusyPatterns::BusyPatterns(const std::vector<std::string>& patterns) {
     for (const auto& text : patterns) {
         if (text.empty())
-            throw UsageError("--busy '': bad regex: an empty pattern matches everything");
+            throw UsageError("'': bad regex: an empty pattern matches everything");
         regex_t re{};
         const int rc = regcomp(&re, text.c_str(), REG_EXTENDED | REG_NOSUB);
         if (rc != 0) {
             char msg[256];
             regerror(rc, &re, msg, sizeof msg);
-            throw UsageError("--busy '" + text + "': bad regex: " + msg);
+            throw UsageError("'" + text + "': bad regex: " + msg);
         }
         auto c = std::make_unique<Compiled>();
         c->re = re;

@@ -29,7 +29,8 @@ struct GuardParams {
     double traceInterval = 0.5;     ///< seconds between trace samples
 };
 
-/// Throws UsageError for a percentage out of 0..100, a zero or negative poll, negative sizes or
+/// Throws SettingError (a UsageError whose field() is the threshold's key in guardOptions())
+/// for a percentage out of 0..100, a zero or negative poll, negative sizes or
 /// durations, a bad regex, or a trace interval under 20 ms.
 void validate(const GuardParams& p);
 

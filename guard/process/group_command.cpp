@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,11 +23,59 @@ int exitCodeFromStatus(int status) {
     return 1;
 }
 
-GroupCommand::GroupCommand(const std::vector<std::string>& argv, const sigset_t* childMask) {
+namespace {
+
+// Closes what it holds when it goes out of scope (the spawn's error paths).
+struct Fds {
+    int fd[4] = {-1, -1, -1, -1};  // stdout read, stdout write, stderr read, stderr write
+    ~Fds() {
+        for (int f : fd)
+            if (f >= 0) ::close(f);
+    }
+};
+
+// environ with `extra` set on top, as "KEY=VALUE" strings.
+std::vector<std::string> environmentWith(const std::vector<std::pair<std::string, std::string>>& extra) {
+    std::vector<std::string> out;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string entry(*e);
+        const auto key = entry.substr(0, entry.find('='));
+        bool replaced = false;
+        for (const auto& [k, v] : extra) replaced = replaced || k == key;
+        if (!replaced) out.push_back(entry);
+    }
+    for (const auto& [k, v] : extra) out.push_back(k + "=" + v);
+    return out;
+}
+
+}  // namespace
+
+GroupCommand::GroupCommand(const std::vector<std::string>& argv, const sigset_t* childMask,
+                           const SpawnOptions& options) {
     if (argv.empty()) throw StartError("no command to run");
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    const auto envStrings = environmentWith(options.env);
+    std::vector<char*> envp;
+    for (const auto& e : envStrings) envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+
+    Fds fds;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (options.captureOutput) {
+        if (::pipe2(fds.fd, O_CLOEXEC) != 0 || ::pipe2(fds.fd + 2, O_CLOEXEC) != 0) {
+            posix_spawn_file_actions_destroy(&actions);
+            throw StartError("cannot run '" + argv[0] + "': no pipe for its output (" +
+                             std::strerror(errno) + ")");
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_adddup2(&actions, fds.fd[1], 1);
+        posix_spawn_file_actions_adddup2(&actions, fds.fd[3], 2);
+    }
+    if (!options.workdir.empty())
+        posix_spawn_file_actions_addchdir_np(&actions, options.workdir.c_str());
 
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
@@ -38,10 +87,21 @@ GroupCommand::GroupCommand(const std::vector<std::string>& argv, const sigset_t*
     }
     posix_spawnattr_setflags(&attr, flags);
     pid_t pid = -1;
-    const int rc = posix_spawnp(&pid, args[0], nullptr, &attr, args.data(), environ);
+    const int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), envp.data());
     posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) throw StartError("cannot run '" + argv[0] + "': " + std::strerror(rc));
     pid_ = pid;
+    if (options.captureOutput) {
+        out_ = std::exchange(fds.fd[0], -1);
+        err_ = std::exchange(fds.fd[2], -1);
+        for (int f : {out_, err_}) ::fcntl(f, F_SETFL, ::fcntl(f, F_GETFL) | O_NONBLOCK);
+    }
+}
+
+GroupCommand::~GroupCommand() {
+    for (int f : {out_, err_})
+        if (f >= 0) ::close(f);
 }
 
 std::optional<int> GroupCommand::poll() {

@@ -17,6 +17,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <sys/types.h>
@@ -31,9 +32,26 @@ public:
     using Error::Error;
 };
 
+/// How the command is started, beyond its argv.
+struct SpawnOptions {
+    std::string workdir;  ///< the child's working folder; empty: ours
+    /// Variables set (or replaced) in the child's environment; the rest is inherited.
+    std::vector<std::pair<std::string, std::string>> env;
+    /// stdout and stderr to pipes the owner reads (stdoutFd(), stderrFd()); stdin from /dev/null.
+    bool captureOutput = false;
+};
+
 class GroupCommand {
 public:
-    GroupCommand(const std::vector<std::string>& argv, const sigset_t* childMask = nullptr);
+    GroupCommand(const std::vector<std::string>& argv, const sigset_t* childMask = nullptr,
+                 const SpawnOptions& options = {});
+    ~GroupCommand();  ///< closes the pipes; signals nothing
+    GroupCommand(const GroupCommand&) = delete;
+    GroupCommand& operator=(const GroupCommand&) = delete;
+
+    /// The read ends of the child's stdout and stderr (non-blocking), -1 unless captured.
+    int stdoutFd() const { return out_; }
+    int stderrFd() const { return err_; }
 
     pid_t pid() const { return pid_; }
     pid_t pgid() const { return pid_; }
@@ -56,6 +74,8 @@ public:
 private:
     pid_t pid_ = -1;
     std::optional<int> code_;
+    int out_ = -1;
+    int err_ = -1;
 };
 
 /// 128+N for a death by signal N, else the exit status.

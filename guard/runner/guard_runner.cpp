@@ -60,6 +60,11 @@ int Guard::run(const std::vector<std::string>& argv) {
         throw UsageError("guard needs a command: stageload guard [flags] -- CMD ARGS...");
     SignalBlock signals;  // before any thread (the meter) starts, so they inherit the mask
     const auto sleep = [&](double s) { return env_.sleep ? env_.sleep(s) : signals.wait(s); };
+    const auto cancelled = [&] { return hooks.cancelled && hooks.cancelled(); };
+    // With a cancel hook, waits are cut into ticks so a cancel is seen within one.
+    const auto step = [&](double s) {
+        return hooks.cancelled ? std::min(s, std::max(hooks.tickInterval, 0.01)) : s;
+    };
     t0_ = env_.now();
     policy_ = GuardPolicy(params_, selfAndAncestors(listProcesses(false)));
 
@@ -84,7 +89,18 @@ int Guard::run(const std::vector<std::string>& argv) {
         }
         if (d.changed) log("wait", d.reason, d.readings);
         const double remaining = params_.startTimeout - r.t;
-        const int sig = sleep(std::min(params_.poll, std::max(remaining, 0.0)));
+        double waited = 0.0;
+        const double wait = std::min(params_.poll, std::max(remaining, 0.0));
+        int sig = 0;
+        do {
+            if (cancelled()) {
+                log("exit", "cancelled while waiting; the command never started", "");
+                return kExitCancelled;
+            }
+            const double s = step(wait - waited);
+            sig = sleep(s);
+            waited += s;
+        } while (sig == 0 && waited < wait);
         if (SignalBlock::isTermination(sig)) {
             log("signal",
                 std::string("got signal ") + std::to_string(sig) +
@@ -105,14 +121,15 @@ int Guard::run(const std::vector<std::string>& argv) {
 
     std::optional<GroupCommand> cmd;
     try {
-        cmd.emplace(argv, &signals.oldMask());
+        cmd.emplace(argv, &signals.oldMask(), hooks.spawn);
     } catch (const StartError& e) {
         log("error", e.what(), "");
         return kExitCannotStart;
     }
     // A command that reads the terminal must own it, or SIGTTIN stops it (declared after cmd:
     // the terminal comes back before anything else is torn down).
-    TerminalHandover terminal(cmd->pgid());
+    std::optional<TerminalHandover> terminal;
+    if (!hooks.spawn.captureOutput) terminal.emplace(cmd->pgid());
     std::unique_ptr<Meter> meter;
     if (!params_.tracePath.empty()) {
         MeterParams mp;
@@ -120,6 +137,8 @@ int Guard::run(const std::vector<std::string>& argv) {
         mp.interval = params_.traceInterval;
         mp.readers = groupReaders(cmd->pgid());
         mp.meta = {{"command", argv}, {"pgid", cmd->pgid()}, {"guard", "stageload"}};
+        mp.meta.update(hooks.traceMeta);
+        mp.onSample = hooks.onSample;
         try {
             meter = std::make_unique<Meter>(std::move(mp));
         } catch (const Error& e) {
@@ -127,9 +146,12 @@ int Guard::run(const std::vector<std::string>& argv) {
         }
     }
     if (onStarted) onStarted(cmd->pgid());
+    if (hooks.started) hooks.started(*cmd);
+    if (meter && hooks.meterStarted) hooks.meterStarted(*meter);
 
     const auto finish = [&](int code, const std::string& what, const std::string& message,
                             const std::string& readings) {
+        if (hooks.tick) hooks.tick();  // what the command wrote last
         if (meter) {
             meter->mark("guard: " + what + ": " + message);
             meter->stop();
@@ -150,9 +172,20 @@ int Guard::run(const std::vector<std::string>& argv) {
     };
 
     double nextPoll = env_.now() + params_.poll;
+    double nextTick = env_.now();
     for (;;) {
         if (auto code = cmd->poll())
             return finish(*code, "exit", "command exited with code " + std::to_string(*code), "");
+        if (hooks.tick && env_.now() >= nextTick) {
+            hooks.tick();
+            nextTick = env_.now() + hooks.tickInterval;
+        }
+        if (cancelled()) {
+            if (meter) meter->mark("guard: stop: cancelled");
+            log("stop", "stopping group " + std::to_string(cmd->pgid()) + ": cancelled", "");
+            stopGroup();
+            return finish(kExitCancelled, "exit", "cancelled (exit 130)", "");
+        }
         const double now = env_.now();
         if (now >= nextPoll) {
             nextPoll = now + params_.poll;
@@ -175,7 +208,9 @@ int Guard::run(const std::vector<std::string>& argv) {
                 log(d.reason == "within budget" ? "running" : "warn", d.reason, d.readings);
             continue;
         }
-        const int sig = sleep(std::max(0.0, std::min(nextPoll - now, params_.poll)));
+        double wait = std::max(0.0, std::min(nextPoll - now, params_.poll));
+        if (hooks.tick) wait = std::min(wait, std::max(0.0, nextTick - now));
+        const int sig = sleep(step(wait));
         if (SignalBlock::isTermination(sig)) {
             log("signal",
                 "got signal " + std::to_string(sig) + "; stopping group " +

@@ -9,8 +9,8 @@
 //   e.line().c_str()); }; int code = guard.run({"python3", "generate.py"});
 //
 // Exit codes: 3 stopped by the guard, 4 no room within --start-timeout, 127 the command could not
-// start, 128+N the guard got signal N (it stops the command first), else the command's own code
-// (128+N when signal N ended it).
+// start, 128+N the guard got signal N (it stops the command first), 130 cancelled through
+// hooks.cancelled, else the command's own code (128+N when signal N ended it).
 // The OS boundary is injectable (GuardEnv: memory, process list, clock, sleep) for tests; the
 // default reads /proc and sleeps on sigtimedwait. run() blocks SIGTERM/SIGINT/SIGHUP/SIGQUIT/
 // SIGCHLD in the calling thread while it runs (see SignalBlock), and on Linux makes this process
@@ -24,8 +24,11 @@
 
 #include <sys/types.h>
 
+#include <nlohmann/json.hpp>
+
 #include "guard/memory/system_memory.h"
 #include "guard/policy/guard_policy.h"
+#include "guard/process/group_command.h"
 #include "guard/process/process_list.h"
 
 namespace stageload {
@@ -43,6 +46,33 @@ struct GuardEnv {
     /// waits on the guard's blocked signals.
     std::function<int(double)> sleep;
 };
+
+class GroupCommand;
+class Meter;
+struct MemorySample;
+
+/// What a caller that runs a heavy program under the guard (a generator) adds to a plain guarded
+/// run: how the command starts, a tick while it runs, the run's meter, and a way to cancel.
+/// Every member is optional; all are called on the thread that runs the guard.
+struct GuardHooks {
+    SpawnOptions spawn;
+    double tickInterval = 0.05;  ///< seconds between ticks (and cancel checks) while running
+    /// While the command runs, every tickInterval, and once more after it ended (before the
+    /// trace is closed). Reads the command's output, follows its trace, ...
+    std::function<void()> tick;
+    /// The command has started: its pipes are there (spawn.captureOutput).
+    std::function<void(const GroupCommand&)> started;
+    /// The run's meter (when params.tracePath is set), right after it started.
+    std::function<void(Meter&)> meterStarted;
+    /// Every sample of the run's meter (the group's memory), on the meter's thread.
+    std::function<void(const MemorySample&)> onSample;
+    /// Extra keys of the trace's start line.
+    nlohmann::json traceMeta = nlohmann::json::object();
+    /// True: stop (waiting: give up; running: stop the group) and return kExitCancelled.
+    std::function<bool()> cancelled;
+};
+
+inline constexpr int kExitCancelled = 130;
 
 struct GuardLogEntry {
     std::string utc;      ///< "2026-10-05T03:14:39.123Z"
@@ -63,6 +93,7 @@ public:
 
     std::function<void(const GuardLogEntry&)> onLog;  ///< default: spdlog info
     std::function<void(pid_t pgid)> onStarted;        ///< after the command started
+    GuardHooks hooks;
     const GuardPolicy& policy() const { return policy_; }
 
 private:

@@ -1,6 +1,8 @@
 #include "guard/trace/trace_reader.h"
 
 #include <cerrno>
+#include <climits>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -26,14 +28,23 @@ double number(const json& j, const char* key, bool required) {
         return 0.0;
     }
     if (!it->is_number()) throw LineError(std::string("\"") + key + "\" is not a number");
-    return it->get<double>();
+    const double d = it->get<double>();
+    if (!std::isfinite(d)) throw LineError(std::string("\"") + key + "\" is out of range");
+    return d;
 }
 
 std::int64_t integer(const json& j, const char* key) {
     const auto it = j.find(key);
     if (it == j.end() || it->is_null()) return 0;
+    if (it->is_number_unsigned() && it->get<std::uint64_t>() > std::uint64_t(INT64_MAX))
+        throw LineError(std::string("\"") + key + "\" is out of range");
     if (it->is_number_integer()) return it->get<std::int64_t>();
-    if (it->is_number()) return static_cast<std::int64_t>(it->get<double>());
+    if (it->is_number()) {
+        const double d = it->get<double>();
+        if (!std::isfinite(d) || std::fabs(d) >= 9.2e18)
+            throw LineError(std::string("\"") + key + "\" is out of range");
+        return static_cast<std::int64_t>(d);
+    }
     throw LineError(std::string("\"") + key + "\" is not a number");
 }
 
@@ -92,53 +103,85 @@ std::string Trace::utc() const {
     return it != start.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+TraceLine parseTraceLine(std::string_view text_) {
+    std::string_view line = text_;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    TraceLine out;
+    if (line.find_first_not_of(" \t") == std::string_view::npos) return out;
+    try {
+        const json j = json::parse(line);
+        if (!j.is_object()) throw LineError("not a JSON object");
+        const std::string type = text(j, "type");
+        if (type == "sample") {
+            out.kind = TraceLine::Kind::Sample;
+            out.sample = parseSample(j);
+        } else if (type == "event") {
+            if (auto e = parseEvent(j)) {
+                out.kind = TraceLine::Kind::Event;
+                out.event = std::move(*e);
+            } else {
+                out.kind = TraceLine::Kind::Unknown;
+            }
+        } else if (type == "start") {
+            out.kind = TraceLine::Kind::Start;
+            out.start = j;
+        } else if (type == "error") {
+            out.kind = TraceLine::Kind::Error;
+            out.error = {number(j, "t", false), text(j, "error")};
+        } else if (type == "end") {
+            out.kind = TraceLine::Kind::End;
+        } else {
+            out.kind = TraceLine::Kind::Unknown;
+        }
+    } catch (const json::parse_error&) {
+        throw TraceLineError("not a JSON line: '" + std::string(line.substr(0, 80)) + "'", true);
+    } catch (const LineError& e) {
+        throw TraceLineError(e.what(), false);
+    } catch (const json::exception& e) {
+        throw TraceLineError(e.what(), false);
+    }
+    return out;
+}
+
 Trace parseTrace(std::istream& in, const std::string& name) {
     Trace trace;
     std::string line;
-    std::string pendingError;  // a broken line is only fatal if another line follows it
+    std::string pendingError;  // a line that is not JSON is only fatal if another line follows it
     int pendingLine = 0;
     int lineNo = 0;
-    while (std::getline(in, line)) {
+    bool followed = false;  // a line came after the pending one
+    while (!followed && std::getline(in, line)) {
         ++lineNo;
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (line.find_first_not_of(" \t") == std::string::npos) continue;
-        if (!pendingError.empty())
-            throw TraceFormatError(name + ": line " + std::to_string(pendingLine) + ": " +
-                                   pendingError);
-        json j;
+        TraceLine parsed;
         try {
-            j = json::parse(line);
-        } catch (const json::parse_error&) {
-            pendingError = "not a JSON line: '" + line.substr(0, 80) + "'";
+            parsed = parseTraceLine(line);
+        } catch (const TraceLineError& e) {
+            followed = !pendingError.empty();
+            if (followed) break;
+            if (!e.notJson())
+                throw TraceFormatError(name + ": line " + std::to_string(lineNo) + ": " + e.what());
+            pendingError = e.what();
             pendingLine = lineNo;
             continue;
         }
-        try {
-            if (!j.is_object()) throw LineError("not a JSON object");
-            const std::string type = text(j, "type");
-            if (type == "sample")
-                trace.samples.push_back(parseSample(j));
-            else if (type == "event") {
-                if (auto e = parseEvent(j))
-                    trace.events.push_back(std::move(*e));
-                else
-                    ++trace.skippedLines;
-            } else if (type == "start") {
-                if (trace.start.empty()) trace.start = j;
-            } else if (type == "error") {
-                trace.errors.push_back({number(j, "t", false), text(j, "error")});
-            } else if (type == "end") {
-                trace.ended = true;
-            } else {
-                ++trace.skippedLines;
-            }
-        } catch (const LineError& e) {
-            throw TraceFormatError(name + ": line " + std::to_string(lineNo) + ": " + e.what());
-        } catch (const json::exception& e) {
-            throw TraceFormatError(name + ": line " + std::to_string(lineNo) + ": " + e.what());
+        if (parsed.kind == TraceLine::Kind::Blank) continue;
+        followed = !pendingError.empty();
+        if (followed) break;
+        switch (parsed.kind) {
+            case TraceLine::Kind::Sample: trace.samples.push_back(std::move(parsed.sample)); break;
+            case TraceLine::Kind::Event: trace.events.push_back(std::move(parsed.event)); break;
+            case TraceLine::Kind::Start:
+                if (trace.start.empty()) trace.start = std::move(parsed.start);
+                break;
+            case TraceLine::Kind::Error: trace.errors.push_back(std::move(parsed.error)); break;
+            case TraceLine::Kind::End: trace.ended = true; break;
+            case TraceLine::Kind::Unknown: ++trace.skippedLines; break;
+            case TraceLine::Kind::Blank: break;
         }
     }
-    if (!pendingError.empty()) trace.truncated = true;  // the half-written last line
+    if (followed)
+        throw TraceFormatError(name + ": line " + std::to_string(pendingLine) + ": " + pendingError);
+    trace.truncated = !pendingError.empty();  // the half-written last line was dropped
     return trace;
 }
 

@@ -16,6 +16,7 @@
 #include <istream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "guard/core/error.h"
@@ -47,6 +48,32 @@ struct Trace {
     double interval() const;  ///< from the start line, 0 if absent
     std::string utc() const;  ///< from the start line, "" if absent
 };
+
+/// One line of a trace, parsed (parseTraceLine()).
+struct TraceLine {
+    enum class Kind { Blank, Start, Sample, Event, Error, End, Unknown };
+    Kind kind = Kind::Blank;
+    nlohmann::json start;   ///< Start
+    MemorySample sample;    ///< Sample
+    Event event;            ///< Event
+    TraceErrorLine error;   ///< Error
+};
+
+/// A line that is not a valid trace line; what() says why (no file or line number).
+class TraceLineError : public Error {
+public:
+    TraceLineError(const std::string& what, bool notJson) : Error(what), notJson_(notJson) {}
+    /// The line is not JSON at all (as a half-written last line is not).
+    bool notJson() const { return notJson_; }
+
+private:
+    bool notJson_;
+};
+
+/// Parses one line (a trailing '\r' is ignored). Unknown types and event kinds are Unknown;
+/// TraceLineError for a line that is not JSON, not an object, or has a bad or out-of-range
+/// number. Pure and thread-safe; what live followers of a growing trace use line by line.
+TraceLine parseTraceLine(std::string_view line);
 
 /// Reads and parses a trace file.
 Trace readTrace(const std::string& path);

@@ -12,7 +12,7 @@
 
 #include <torch/torch.h>
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 
 namespace stageload::test {
 

@@ -10,7 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 #include "engine/export/mesh_export.h"
 #include "engine/image/image.h"
 #include "engine/mesh/raster.h"

@@ -12,7 +12,7 @@
 
 #include <QtTest>
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 #include "engine/pipelines/character/character_run.h"
 #include "guard/memory/process_memory.h"
 #include "model_test_support.h"

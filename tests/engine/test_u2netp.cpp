@@ -13,7 +13,7 @@
 
 #include <QtTest>
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 #include "engine/pipelines/character/character_run.h"
 #include "model_test_support.h"
 #include "engine/load/safetensors.h"

@@ -30,21 +30,35 @@ private slots:
     void settingsPanelRoundTrip() {
         SettingsPanel panel({QStringLiteral("cpu")});
         StudioSettings s;
-        s.seed = 77;
-        s.textureSize = 1024;
-        s.triangles = 12000;
-        s.staged = false;
-        s.threads = 1;
-        s.remover = QStringLiteral("classical");
+        s.run.seed = 77;
+        s.run.textureSize = 1024;
+        s.run.triangles = 1'200'000;  // the engine's limit, not a smaller one of the app's
+        s.run.heightMeters = 0.45;
+        s.run.thickness = 1.7;
+        s.run.mode = stageload::LoadMode::Eager;
+        s.run.threads = 1;
+        s.run.remover = stageload::RemoverChoice::Classical;
         panel.setSettings(s);
         StudioSettings back;
         panel.applyTo(back);
-        QCOMPARE(back.seed, 77);
-        QCOMPARE(back.textureSize, 1024);
-        QCOMPARE(back.triangles, 12000);
-        QCOMPARE(back.staged, false);
-        QCOMPARE(back.threads, 1);
-        QCOMPARE(back.remover, QStringLiteral("classical"));
+        QCOMPARE(back.run.seed, 77);
+        QCOMPARE(back.run.textureSize, 1024);
+        QCOMPARE(back.run.triangles, 1'200'000);
+        QCOMPARE(back.run.heightMeters, 0.45);
+        QCOMPARE(back.run.thickness, 1.7);
+        QVERIFY(back.run.mode == stageload::LoadMode::Eager);
+        QCOMPARE(back.run.threads, 1);
+        QVERIFY(back.run.remover == stageload::RemoverChoice::Classical);
+    }
+
+    void settingsPanelHoldsTheLargestSeed() {
+        SettingsPanel panel({QStringLiteral("cpu")});
+        StudioSettings s;
+        s.run.seed = stageload::kMaxSeed;
+        panel.setSettings(s);
+        StudioSettings back;
+        panel.applyTo(back);
+        QCOMPARE(back.run.seed, stageload::kMaxSeed);
     }
 
     void settingsPanelOffersOnlyThisBuildsDevices() {
@@ -53,11 +67,11 @@ private slots:
         QVERIFY(device);
         QCOMPARE(device->count(), 1);
         StudioSettings s;
-        s.device = QStringLiteral("cuda");  // saved on a machine with a GPU
+        s.run.device = "cuda";  // saved on a machine with a GPU
         panel.setSettings(s);
         StudioSettings back;
         panel.applyTo(back);
-        QCOMPARE(back.device, QStringLiteral("cpu"));
+        QCOMPARE(back.run.device, std::string("cpu"));
     }
 
     void inputPanelShowsPicturesAndRefusesBrokenOnes() {

@@ -65,12 +65,12 @@ class TestGenerateJob : public QObject {
         r.output = dir_.filePath(name + QStringLiteral(".glb"));
         r.trace = dir_.filePath(name + QStringLiteral(".trace.jsonl"));
         r.cutout = dir_.filePath(name + QStringLiteral(".cutout.png"));
-        r.settings.textureSize = 1024;
-        r.settings.remover = QStringLiteral("classical");  // no weights needed for alpha pictures
-        r.settings.guard.poll = 0.1;
-        r.settings.guard.quietFor = 0;
-        r.settings.guard.waitFree = 0;   // any machine has room
-        r.settings.guard.killFree = 0;
+        r.run.textureSize = 1024;
+        r.run.remover = stageload::RemoverChoice::Classical;  // no weights needed for alpha pictures
+        r.guard.poll = 0.1;
+        r.guard.quietFor = 0;
+        r.guard.waitFree = 0;   // any machine has room
+        r.guard.killFree = 0;
         return r;
     }
 
@@ -145,7 +145,7 @@ private slots:
                     if (stage == QLatin1String("texture") && begins) runs.cancel();
                 });
         auto r = request(QStringLiteral("lantern_alpha.png"), QStringLiteral("cancelled"));
-        r.settings.textureSize = 4096;  // a texture stage that holds real memory
+        r.run.textureSize = 4096;  // a texture stage that holds real memory
         QVERIFY(runs.start(r));
         const auto outcome = waitForOutcome(runs);
         QVERIFY2(outcome.end == RunEnd::Cancelled, qPrintable(outcome.title + ": " + outcome.message));
@@ -169,8 +169,8 @@ private slots:
         RunController runs;
         QSignalSpy guard(&runs, &RunController::guardChanged);
         auto r = request(QStringLiteral("knight_alpha.png"), QStringLiteral("noroom"));
-        r.settings.guard.waitFree = 100;  // never this much available
-        r.settings.guard.startTimeout = 0.5;
+        r.guard.waitFree = 100;  // never this much available
+        r.guard.startTimeout = 0.5;
         QVERIFY(runs.start(r));
         const auto outcome = waitForOutcome(runs, 10000);
         QVERIFY(outcome.end == RunEnd::Stopped);
@@ -183,8 +183,8 @@ private slots:
     void cancelWhileWaitingIsImmediate() {
         RunController runs;
         auto r = request(QStringLiteral("knight_alpha.png"), QStringLiteral("waiting"));
-        r.settings.guard.waitFree = 100;
-        r.settings.guard.poll = 60;  // the wait must not sleep through a cancel
+        r.guard.waitFree = 100;
+        r.guard.poll = 60;  // the wait must not sleep through a cancel
         QVERIFY(runs.start(r));
         QTest::qWait(200);
         QElapsedTimer clock;
@@ -198,9 +198,9 @@ private slots:
     void guardBudgetStopsARunningJob() {
         RunController runs;
         auto r = request(QStringLiteral("knight_alpha.png"), QStringLiteral("breach"));
-        r.settings.guard.waitFree = 0;
-        r.settings.guard.killFree = 100;  // any reading breaches: stopped after two polls
-        r.settings.guard.poll = 0.05;
+        r.guard.waitFree = 0;
+        r.guard.killFree = 100;  // any reading breaches: stopped after two polls
+        r.guard.poll = 0.05;
         QVERIFY(runs.start(r));
         const auto outcome = waitForOutcome(runs);
         QVERIFY(outcome.end == RunEnd::Stopped);

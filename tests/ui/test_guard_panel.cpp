@@ -198,7 +198,7 @@ private slots:
         busy->setPlainText("ffmpeg\n\n  (unclosed  \n");
         QString error;
         QVERIFY(!panel.params(&error));
-        QVERIFY2(error.startsWith("Busy patterns, line 3:"), qPrintable(error));
+        QVERIFY2(error.startsWith("Busy patterns: line 3:"), qPrintable(error));
         QVERIFY2(error.contains("bad regex"), qPrintable(error));
         QVERIFY(busy->property("invalid").toBool());
         QVERIFY(field<QLabel>(panel, "guardError")->isVisible());

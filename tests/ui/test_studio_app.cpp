@@ -4,6 +4,7 @@
 // --quit-when-done) the README's screenshot comes from.
 #include <QApplication>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QProcess>
 #include <QSettings>
@@ -188,7 +189,7 @@ private slots:
             MainWindow w;
             w.setScripted(true);
             w.show();
-            w.settingsPanel()->findChild<QSpinBox*>(QStringLiteral("seed"))->setValue(4242);
+            w.settingsPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("seed"))->setValue(4242);
             auto* texture = w.settingsPanel()->findChild<QComboBox*>(QStringLiteral("textureSize"));
             texture->setCurrentIndex(texture->findData(4096));
             GuardParams g = roomyGuard();
@@ -199,8 +200,8 @@ private slots:
         MainWindow again;
         StudioSettings s;
         again.settingsPanel()->applyTo(s);
-        QCOMPARE(s.seed, 4242);
-        QCOMPARE(s.textureSize, 4096);
+        QCOMPARE(s.run.seed, 4242);
+        QCOMPARE(s.run.textureSize, 4096);
         const auto g = again.guardPanel()->params();
         QVERIFY(g.has_value());
         QCOMPARE(g->busy.size(), std::size_t(1));

@@ -20,14 +20,16 @@ QString firstDifference(const StudioSettings& a, const StudioSettings& b) {
     const GuardParams &g = a.guard, &h = b.guard;
 #define SAME(field, name) \
     if (!(field)) return QStringLiteral(name)
-    SAME(a.pipeline == b.pipeline, "pipeline");
-    SAME(a.seed == b.seed, "seed");
-    SAME(a.textureSize == b.textureSize, "textureSize");
-    SAME(a.triangles == b.triangles, "triangles");
-    SAME(a.staged == b.staged, "staged");
-    SAME(a.device == b.device, "device");
-    SAME(a.threads == b.threads, "threads");
-    SAME(a.remover == b.remover, "remover");
+    SAME(a.run.pipeline == b.run.pipeline, "pipeline");
+    SAME(a.run.seed == b.run.seed, "seed");
+    SAME(a.run.textureSize == b.run.textureSize, "textureSize");
+    SAME(a.run.triangles == b.run.triangles, "triangles");
+    SAME(a.run.heightMeters == b.run.heightMeters, "height");
+    SAME(a.run.thickness == b.run.thickness, "thickness");
+    SAME(a.run.mode == b.run.mode, "load");
+    SAME(a.run.device == b.run.device, "device");
+    SAME(a.run.threads == b.run.threads, "threads");
+    SAME(a.run.remover == b.run.remover, "remover");
     SAME(a.guardEnabled == b.guardEnabled, "guardEnabled");
     SAME(g.waitFree == h.waitFree, "guard.waitFree");
     SAME(g.killFree == h.killFree, "guard.killFree");
@@ -49,14 +51,16 @@ QString firstDifference(const StudioSettings& a, const StudioSettings& b) {
 
 StudioSettings nonDefault() {
     StudioSettings s;
-    s.pipeline = QStringLiteral("character");  // the only pipeline so far
-    s.seed = 9876543210LL;
-    s.textureSize = 4096;
-    s.triangles = 123456;
-    s.staged = false;
-    s.device = QStringLiteral("cuda");
-    s.threads = 6;
-    s.remover = QStringLiteral("isnet");
+    s.run.pipeline = "character";  // the only pipeline so far
+    s.run.seed = 9876543210LL;
+    s.run.textureSize = 4096;
+    s.run.triangles = 1234567;
+    s.run.heightMeters = 0.35;
+    s.run.thickness = 2.5;
+    s.run.mode = stageload::LoadMode::Eager;
+    s.run.device = "cuda";
+    s.run.threads = 6;
+    s.run.remover = stageload::RemoverChoice::ISNet;
     s.guardEnabled = false;
     s.guard.waitFree = 35.5;
     s.guard.killFree = 12.25;
@@ -104,14 +108,15 @@ private slots:
         const StudioSettings s = loadSettings(empty, &warnings);
         QCOMPARE(firstDifference(s, StudioSettings{}), QString());
         QVERIFY(warnings.isEmpty());
-        QCOMPARE(s.pipeline, QStringLiteral("character"));
-        QCOMPARE(s.seed, 1);
-        QCOMPARE(s.textureSize, 2048);
-        QCOMPARE(s.triangles, 40000);
-        QVERIFY(s.staged);
-        QCOMPARE(s.device, QStringLiteral("cpu"));
-        QCOMPARE(s.threads, 0);
-        QCOMPARE(s.remover, QStringLiteral("auto"));
+        QCOMPARE(s.run.pipeline, std::string("character"));
+        QCOMPARE(s.run.seed, 1);
+        QCOMPARE(s.run.textureSize, 2048);
+        QCOMPARE(s.run.triangles, 40000);
+        QCOMPARE(s.run.heightMeters, 1.8);
+        QVERIFY(s.run.mode == stageload::LoadMode::Staged);
+        QCOMPARE(s.run.device, std::string("cpu"));
+        QCOMPARE(s.run.threads, 0);
+        QVERIFY(s.run.remover == stageload::RemoverChoice::Auto);
         QVERIFY(s.guardEnabled);
         QCOMPARE(s.guard.poll, 5.0);  // the SPEC's defaults, as the CLI
         QCOMPARE(s.guard.quietFor, 60.0);
@@ -168,8 +173,10 @@ private slots:
         QTest::newRow("negative seed") << "run/seed" << QVariant("-5");
         QTest::newRow("seed text") << "run/seed" << QVariant("12abc");
         QTest::newRow("too few triangles") << "run/triangles" << QVariant("999");
-        QTest::newRow("too many triangles") << "run/triangles" << QVariant("500001");
-        QTest::newRow("staged maybe") << "run/staged" << QVariant("maybe");
+        QTest::newRow("too many triangles") << "run/triangles" << QVariant("2000001");
+        QTest::newRow("height zero") << "run/height" << QVariant("0");
+        QTest::newRow("thickness text") << "run/thickness" << QVariant("thick");
+        QTest::newRow("load maybe") << "run/load" << QVariant("maybe");
         QTest::newRow("unknown pipeline") << "run/pipeline" << QVariant("cascade2");
         QTest::newRow("unknown device") << "run/device" << QVariant("tpu");
         QTest::newRow("negative threads") << "run/threads" << QVariant("-1");
@@ -215,9 +222,9 @@ private slots:
         QStringList warnings;
         StudioSettings s = loadSettings(in, &warnings);
         QCOMPARE(warnings.size(), 2);
-        QCOMPARE(s.textureSize, 2048);
+        QCOMPARE(s.run.textureSize, 2048);
         QCOMPARE(s.guard.poll, 5.0);
-        s.textureSize = 4096;
+        s.run.textureSize = 4096;
         s.guard.poll = 0.25;
         QCOMPARE(firstDifference(s, nonDefault()), QString());
     }
@@ -244,7 +251,7 @@ private slots:
             out.setValue("run/textureSize", "3000");
         }
         QSettings in(path, QSettings::IniFormat);
-        QCOMPARE(loadSettings(in).textureSize, 2048);
+        QCOMPARE(loadSettings(in).run.textureSize, 2048);
     }
 
     void recentFilesMostRecentFirstNoDuplicatesAtMostTen() {

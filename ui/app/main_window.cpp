@@ -9,6 +9,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QSettings>
@@ -16,6 +17,7 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
+#include "engine/api/run_meta.h"
 #include "engine/pipelines/character/character_run.h"
 #include "ui/app/blender_launcher.h"
 #include "ui/app/history_panel.h"
@@ -36,12 +38,15 @@ QStringList toQStrings(const std::vector<std::string>& v) {
     return out;
 }
 
-QJsonObject settingsJson(const StudioSettings& s) {
-    return {{"pipeline", s.pipeline},       {"seed", s.seed},
-            {"texture_size", s.textureSize}, {"triangles", s.triangles},
-            {"load", s.staged ? "staged" : "eager"},
-            {"device", s.device},           {"threads", s.threads},
-            {"remover", s.remover},         {"guard", s.guardEnabled}};
+// The run's settings for its history record: the trace's meta keys, and the guard's switch.
+QJsonObject settingsJson(const StudioSettings& s, const QString& input) {
+    auto json = QJsonDocument::fromJson(
+                    QByteArray::fromStdString(runMeta(s.run, input.toStdString()).dump()))
+                    .object();
+    json.remove(QStringLiteral("input"));
+    json.insert(QStringLiteral("threads"), s.run.threads);
+    json.insert(QStringLiteral("guard"), s.guardEnabled);
+    return json;
 }
 
 }  // namespace
@@ -186,9 +191,9 @@ bool MainWindow::generate() {
 
     RunRecord record;
     try {
-        record = history_.create(inputPanel_->picture(), s.pipeline,
-                                 s.staged ? QStringLiteral("staged") : QStringLiteral("eager"),
-                                 settingsJson(s));
+        record = history_.create(inputPanel_->picture(), QString::fromStdString(s.run.pipeline),
+                                 QString::fromUtf8(choiceName(s.run.mode).data()),
+                                 settingsJson(s, inputPanel_->picture()));
         record.output = record.filePath(QStringLiteral("mesh.glb"));
         record.trace = record.filePath(QStringLiteral("trace.jsonl"));
         record.cutout = record.filePath(QStringLiteral("cutout.png"));
@@ -203,11 +208,13 @@ bool MainWindow::generate() {
     request.output = record.output;
     request.trace = record.trace;
     request.cutout = record.cutout;
-    request.settings = s;
+    request.run = s.run;
+    request.guardEnabled = s.guardEnabled;
+    request.guard = s.guard;
     if (!runs_.start(std::move(request))) return false;
     running_ = record;
 
-    eta_.learn(refreshHistory(), s.pipeline, record.loadMode);  // the new run is listed too
+    eta_.learn(refreshHistory(), record.pipeline, record.loadMode);  // the new run is listed too
     inputPanel_->clearCutout();
     chart_->beginRun(tr("%1, %2").arg(QFileInfo(record.input).fileName(), record.loadMode));
     stageIndex_ = -1;
@@ -217,7 +224,7 @@ bool MainWindow::generate() {
     progress_->show();
     tick_.start();
     spdlog::info("generate {} ({}, seed {}, texture {}, {} triangles)", record.input.toStdString(),
-                 record.loadMode.toStdString(), s.seed, s.textureSize, s.triangles);
+                 record.loadMode.toStdString(), s.run.seed, s.run.textureSize, s.run.triangles);
     updateActions();
     return true;
 }

@@ -1,113 +1,155 @@
 #include "ui/app/settings_panel.h"
 
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QRandomGenerator>
 #include <QThread>
 #include <QToolButton>
 #include <algorithm>
-#include <limits>
 
 namespace stageload::studio {
 namespace {
 
-void selectData(QComboBox* box, const QVariant& value) {
-    const int i = box->findData(value);
-    if (i >= 0) box->setCurrentIndex(i);
+QString text(std::string_view s) {
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+QComboBox* comboOf(const std::vector<std::pair<QString, QString>>& items) {
+    auto* box = new QComboBox;
+    for (const auto& [label, value] : items) box->addItem(label, value);
+    return box;
+}
+
+template <typename E>
+QComboBox* choiceCombo() {
+    std::vector<std::pair<QString, QString>> items;
+    for (const auto& c : choices<E>()) {
+        QString label = text(c.name);
+        label[0] = label[0].toUpper();
+        items.emplace_back(label + QStringLiteral(" — ") + text(c.help), text(c.name));
+    }
+    return comboOf(items);
+}
+
+// The widget's value as the settings table's text, and back.
+QString valueText(const QWidget* w) {
+    if (auto* box = qobject_cast<const QComboBox*>(w)) return box->currentData().toString();
+    if (auto* spin = qobject_cast<const QSpinBox*>(w)) return QString::number(spin->value());
+    if (auto* spin = qobject_cast<const QDoubleSpinBox*>(w))
+        return QString::number(spin->value(), 'f', spin->decimals());
+    return {};
+}
+
+void setValueText(QWidget* w, const QString& value) {
+    if (auto* box = qobject_cast<QComboBox*>(w)) {
+        // A value this build or machine lacks (a device saved elsewhere) falls back to the first.
+        box->setCurrentIndex(std::max(0, box->findData(value)));
+    } else if (auto* spin = qobject_cast<QSpinBox*>(w)) {
+        spin->setValue(value.toInt());
+    } else if (auto* spin = qobject_cast<QDoubleSpinBox*>(w)) {
+        spin->setValue(value.toDouble());
+    }
 }
 
 }  // namespace
 
+QWidget* SettingsPanel::makeField(const RunFieldInfo& f, const QStringList& devices) {
+    switch (f.field) {
+        case RunField::Pipeline: {
+            std::vector<std::pair<QString, QString>> items;
+            for (auto p : kBuiltinPipelines) items.emplace_back(text(p), text(p));
+            return comboOf(items);
+        }
+        case RunField::Load: return choiceCombo<LoadMode>();
+        case RunField::Remover: return choiceCombo<RemoverChoice>();
+        case RunField::TextureSize: {
+            std::vector<std::pair<QString, QString>> items;
+            for (int size : kTextureSizes)
+                items.emplace_back(QStringLiteral("%1 × %1").arg(size), QString::number(size));
+            return comboOf(items);
+        }
+        case RunField::Device: {
+            std::vector<std::pair<QString, QString>> items;
+            for (const auto& d : devices) items.emplace_back(d, d);
+            return comboOf(items);
+        }
+        case RunField::Threads: {
+            auto* spin = new QSpinBox;
+            // More threads than twice the cores only slows a run down.
+            spin->setRange(0, std::min(int(f.range.max), std::max(1, QThread::idealThreadCount()) * 2));
+            spin->setSpecialValueText(tr("All cores"));
+            return spin;
+        }
+        case RunField::Seed:
+        case RunField::Height:
+        case RunField::Thickness: {
+            // Seeds reach 2^53 - 1, past a QSpinBox's int: a double spin box holds them exactly.
+            auto* spin = new QDoubleSpinBox;
+            spin->setDecimals(f.range.decimals);
+            spin->setRange(f.range.min, f.range.max);
+            spin->setSingleStep(f.range.step);
+            return spin;
+        }
+        case RunField::Triangles: {
+            auto* spin = new QSpinBox;
+            spin->setRange(int(f.range.min), int(f.range.max));
+            spin->setSingleStep(int(f.range.step));
+            spin->setGroupSeparatorShown(true);
+            return spin;
+        }
+    }
+    return new QWidget;
+}
+
 SettingsPanel::SettingsPanel(const QStringList& devices, QWidget* parent) : QWidget(parent) {
-    pipeline_ = new QComboBox(this);
-    for (const auto& p : StudioSettings::pipelines()) pipeline_->addItem(p, p);
-    pipeline_->setToolTip(tr("The built-in character pipeline: picture in, closed textured mesh out"));
-
-    seed_ = new QSpinBox(this);
-    seed_->setRange(0, std::numeric_limits<int>::max());
-    seed_->setToolTip(tr("Seed of the random generator (the back texture's grain); same seed, same mesh"));
-    auto* dice = new QToolButton(this);
-    dice->setText(tr("New"));
-    dice->setToolTip(tr("Pick a new random seed"));
-    connect(dice, &QToolButton::clicked, this,
-            [this] { seed_->setValue(QRandomGenerator::global()->bounded(1, 1 << 30)); });
-    auto* seedRow = new QHBoxLayout;
-    seedRow->addWidget(seed_, 1);
-    seedRow->addWidget(dice);
-
-    textureSize_ = new QComboBox(this);
-    for (int size : StudioSettings::textureSizes())
-        textureSize_->addItem(QStringLiteral("%1 × %1").arg(size), size);
-    textureSize_->setToolTip(tr("Size of the texture atlas (front and back side by side)"));
-
-    triangles_ = new QSpinBox(this);
-    triangles_->setRange(StudioSettings::kMinTriangles, StudioSettings::kMaxTriangles);
-    triangles_->setSingleStep(5000);
-    triangles_->setGroupSeparatorShown(true);
-    triangles_->setToolTip(tr("Triangle budget of the exported mesh"));
-
-    load_ = new QComboBox(this);
-    load_->addItem(tr("Staged (each model only while a stage needs it)"), true);
-    load_->addItem(tr("Eager (every model up front)"), false);
-
-    device_ = new QComboBox(this);
-    for (const auto& d : devices) device_->addItem(d, d);
-    device_->setToolTip(tr("Where LibTorch runs; only what this build offers is listed"));
-
-    threads_ = new QSpinBox(this);
-    threads_->setRange(0, std::max(1, QThread::idealThreadCount()) * 2);
-    threads_->setSpecialValueText(tr("All cores"));
-    threads_->setToolTip(tr("LibTorch threads"));
-
-    remover_ = new QComboBox(this);
-    remover_->addItem(tr("Auto (alpha, else the best installed)"), QStringLiteral("auto"));
-    remover_->addItem(QStringLiteral("U²-Netp"), QStringLiteral("u2netp"));
-    remover_->addItem(QStringLiteral("ISNet"), QStringLiteral("isnet"));
-    remover_->addItem(tr("Classical (border colour)"), QStringLiteral("classical"));
-    remover_->setToolTip(tr("Background removal when the picture has no alpha"));
-
-    pipeline_->setObjectName(QStringLiteral("pipeline"));
-    seed_->setObjectName(QStringLiteral("seed"));
-    textureSize_->setObjectName(QStringLiteral("textureSize"));
-    triangles_->setObjectName(QStringLiteral("triangles"));
-    load_->setObjectName(QStringLiteral("load"));
-    device_->setObjectName(QStringLiteral("device"));
-    threads_->setObjectName(QStringLiteral("threads"));
-    remover_->setObjectName(QStringLiteral("remover"));
     auto* form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
-    form->addRow(tr("Pipeline"), pipeline_);
-    form->addRow(tr("Seed"), seedRow);
-    form->addRow(tr("Texture"), textureSize_);
-    form->addRow(tr("Triangles"), triangles_);
-    form->addRow(tr("Loading"), load_);
-    form->addRow(tr("Device"), device_);
-    form->addRow(tr("Threads"), threads_);
-    form->addRow(tr("Background"), remover_);
+    for (const auto& f : runFields()) {
+        QWidget* w = makeField(f, devices);
+        w->setParent(this);
+        w->setObjectName(text(f.key));
+        w->setToolTip(text(f.help));
+        fields_[f.field] = w;
+        if (f.field != RunField::Seed) {
+            form->addRow(text(f.label), w);
+            continue;
+        }
+        auto* dice = new QToolButton(this);
+        dice->setText(tr("New"));
+        dice->setToolTip(tr("Pick a new random seed"));
+        auto* seed = static_cast<QDoubleSpinBox*>(w);
+        connect(dice, &QToolButton::clicked, this,
+                [seed] { seed->setValue(QRandomGenerator::global()->bounded(1, 1 << 30)); });
+        auto* row = new QHBoxLayout;
+        row->addWidget(w, 1);
+        row->addWidget(dice);
+        form->addRow(text(f.label), row);
+    }
     setSettings(StudioSettings{});
 }
 
+QComboBox* SettingsPanel::textureSize() const {
+    return static_cast<QComboBox*>(field(RunField::TextureSize));
+}
+
+QSpinBox* SettingsPanel::triangles() const {
+    return static_cast<QSpinBox*>(field(RunField::Triangles));
+}
+
 void SettingsPanel::setSettings(const StudioSettings& s) {
-    selectData(pipeline_, s.pipeline);
-    seed_->setValue(static_cast<int>(std::clamp<qint64>(s.seed, 0, seed_->maximum())));
-    selectData(textureSize_, s.textureSize);
-    triangles_->setValue(s.triangles);
-    selectData(load_, s.staged);
-    // A device saved on another machine that this build lacks falls back to the CPU.
-    device_->setCurrentIndex(std::max(0, device_->findData(s.device)));
-    threads_->setValue(std::min(s.threads, threads_->maximum()));
-    selectData(remover_, s.remover);
+    for (const auto& [f, w] : fields_)
+        setValueText(w, QString::fromStdString(settingText(s.run, f)));
 }
 
 void SettingsPanel::applyTo(StudioSettings& s) const {
-    s.pipeline = pipeline_->currentData().toString();
-    s.seed = seed_->value();
-    s.textureSize = textureSize_->currentData().toInt();
-    s.triangles = triangles_->value();
-    s.staged = load_->currentData().toBool();
-    s.device = device_->currentData().toString();
-    s.threads = threads_->value();
-    s.remover = remover_->currentData().toString();
+    for (const auto& [f, w] : fields_) {
+        try {
+            setSetting(s.run, f, valueText(w).toStdString());
+        } catch (const SettingError&) {
+            // Cannot happen: every widget holds only values of its setting.
+        }
+    }
 }
 
 }  // namespace stageload::studio

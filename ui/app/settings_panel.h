@@ -1,6 +1,9 @@
 #pragma once
-// The run's settings as the artist edits them: pipeline, seed, texture size, triangle budget,
+// The run's settings as the artist edits them, one row per row of the engine's settings table
+// (engine/api/run_settings.h): pipeline, seed, texture size, triangle budget, height, thickness,
 // staged or eager loading, device (only what this build offers), threads, background remover.
+// Each widget's name, label, tooltip, range and choices come from the table, so a new setting
+// appears here without a line of this file changing.
 //
 //   auto* panel = new SettingsPanel(availableDevices, this);
 //   panel->setSettings(settings);            // from QSettings at start
@@ -11,6 +14,7 @@
 #include <QComboBox>
 #include <QSpinBox>
 #include <QWidget>
+#include <map>
 
 #include "ui/studio/studio_settings.h"
 
@@ -27,18 +31,15 @@ public:
     /// Writes the run fields of the form into `s` (the guard and file fields stay).
     void applyTo(StudioSettings& s) const;
 
-    QComboBox* textureSize() const { return textureSize_; }
-    QSpinBox* triangles() const { return triangles_; }
+    /// The widget of a setting (its objectName is the setting's key).
+    QWidget* field(stageload::RunField field) const { return fields_.at(field); }
+    QComboBox* textureSize() const;
+    QSpinBox* triangles() const;
 
 private:
-    QComboBox* pipeline_;
-    QSpinBox* seed_;
-    QComboBox* textureSize_;
-    QSpinBox* triangles_;
-    QComboBox* load_;
-    QComboBox* device_;
-    QSpinBox* threads_;
-    QComboBox* remover_;
+    QWidget* makeField(const stageload::RunFieldInfo& info, const QStringList& devices);
+
+    std::map<stageload::RunField, QWidget*> fields_;
 };
 
 }  // namespace stageload::studio

@@ -8,7 +8,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engine/api/run_settings.h"
+#include "engine/export/mesh_export.h"
 #include "engine/load/raw_read.h"
+#include "engine/pipelines/cascade/cascade_mesh.h"
 #include "engine/pipelines/cascade/cascade_plan.h"
 #include "engine/pipelines/cascade/cascade_report.h"
 #include "engine/pipelines/cascade/cascade_run.h"
@@ -28,6 +31,7 @@ struct CascadeOptions {
     std::string stopAt;
     bool noPreserveRng = false;
     bool rawRead = false;
+    std::string mesh;
 };
 
 std::filesystem::path defaultCache() {
@@ -84,11 +88,12 @@ void printLoadSpeed(const CascadeResult& r, const CascadeOptions& o,
 }
 
 int runCascadeCommand(const CascadeOptions& o) {
+    if (!o.mesh.empty()) validateMeshOutput(o.mesh);  // before the weights are written
     CascadeParams p;
     p.cacheDir = o.cache.empty() ? defaultCache() : std::filesystem::path(o.cache);
     p.scaleGiB = o.scale;
     p.seed = o.seed;
-    p.mode = o.load == "eager" ? LoadMode::Eager : LoadMode::Staged;
+    p.mode = parseChoice<LoadMode>(o.load);
     p.preserveRng = !o.noPreserveRng;
     p.stopAt = o.stopAt;
 
@@ -129,6 +134,9 @@ int runCascadeCommand(const CascadeOptions& o) {
                            {"scale_gib", std::to_string(o.scale)}});
         std::printf("fingerprints written to %s\n", o.fingerprint.c_str());
     }
+    if (!o.mesh.empty())
+        for (const auto& f : writeMeshFile(cascadeMesh(result), o.mesh))
+            std::printf("wrote %s\n", f.c_str());
     if (!o.trace.empty()) std::printf("trace written to %s\n", o.trace.c_str());
     return 0;
 }
@@ -173,9 +181,12 @@ CLI::App* addBenchCommand(CLI::App& app, Selected& selected) {
     auto* cascade = bench->add_subcommand(
         "cascade", "Run the stand-in cascade (Pixal3D's stage plan, scaled) once");
     addCascadeOptions(cascade, *o);
-    cascade->add_option("--load", o->load, "staged: load per stage; eager: everything up front")
-        ->check(CLI::IsMember({"staged", "eager"}));
+    cascade->add_option("--load", o->load, std::string(runField(RunField::Load).help))
+        ->check(CLI::IsMember(choiceNames<LoadMode>()));
     cascade->add_option("--trace", o->trace, "Write the memory trace (JSONL) here");
+    cascade->add_option("--mesh", o->mesh,
+                        "Also write a mesh made from the last latent (.glb or .obj), as a "
+                        "generator would");
     cascade->add_option("--fingerprint", o->fingerprint,
                         "Write one fingerprint file per stage into this folder");
     cascade->add_option("--stop-at", o->stopAt, "Stop where this stage would begin")

@@ -8,11 +8,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engine/api/run_meta.h"
 #include "engine/pipelines/character/character_run.h"
 #include "guard/meter/meter.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
 #include "ui/cli/commands.h"
+#include "ui/cli/run_flags.h"
 
 namespace stageload::cli {
 namespace {
@@ -20,28 +22,25 @@ namespace {
 struct CharacterBenchOptions {
     std::string samples = "resources/samples";
     std::string out;
-    int textureSize = 2048;
-    int triangles = 40000;
+    RunFlags settings;  ///< --texture-size and --triangles
 };
 
 double gib(std::int64_t bytes) { return static_cast<double>(bytes) / static_cast<double>(1ll << 30); }
 
 Summary runOnce(const std::filesystem::path& picture, const std::filesystem::path& out, LoadMode mode,
                 const CharacterBenchOptions& o) {
-    const auto tag = picture.stem().string() + (mode == LoadMode::Eager ? "-eager" : "-staged");
+    const auto tag = picture.stem().string() + ("-" + std::string(choiceName(mode)));
     CharacterParams p;
+    static_cast<RunSettings&>(p) = o.settings.settings();
     p.input = picture;
     p.output = out / (tag + ".glb");
     p.mode = mode;
-    p.textureSize = o.textureSize;
-    p.triangles = o.triangles;
     const auto trace = out / (tag + ".trace.jsonl");
     {
         MeterParams mp;
         mp.tracePath = trace;
         mp.interval = 0.05;
-        mp.meta = {{"pipeline", "character"}, {"input", picture.string()},
-                   {"load", mode == LoadMode::Eager ? "eager" : "staged"}};
+        mp.meta = runMeta(p, picture);
         Meter meter(std::move(mp));
         p.events = meter.eventSink();
         runCharacter(p);
@@ -60,8 +59,10 @@ int runCharacterBench(const CharacterBenchOptions& o) {
                                                           "stageload-bench-character"
                                                     : std::filesystem::path(o.out);
     std::filesystem::create_directories(out);
+    const RunSettings settings = o.settings.settings();
     std::printf("character pipeline: %zu pictures from %s, texture %d, %d triangles; traces in %s\n",
-                pictures.size(), o.samples.c_str(), o.textureSize, o.triangles, out.c_str());
+                pictures.size(), o.samples.c_str(), settings.textureSize, settings.triangles,
+                out.c_str());
     const auto stages = characterStages();
     std::printf("\n%-15s %-6s", "picture", "load");
     for (const auto& s : stages) std::printf(" %11s", s.c_str());
@@ -72,7 +73,7 @@ int runCharacterBench(const CharacterBenchOptions& o) {
     for (const auto& picture : pictures) {
         for (auto mode : {LoadMode::Staged, LoadMode::Eager}) {
             const auto s = runOnce(picture, out, mode, o);
-            std::printf("%-15s %-6s", picture.stem().c_str(), mode == LoadMode::Eager ? "eager" : "staged");
+            std::printf("%-15s %-6s", picture.stem().c_str(), choiceName(mode).data());
             double total = 0;
             for (const auto& name : stages) {
                 const auto it = std::find_if(s.stages.begin(), s.stages.end(),
@@ -106,9 +107,7 @@ void addCharacterBenchCommand(CLI::App& bench, Selected& selected) {
                      "per stage seconds and peak memory from the traces");
     cmd->add_option("--samples", o->samples, "Folder of .png pictures (default resources/samples)");
     cmd->add_option("--out", o->out, "Folder for the meshes and traces (default a temp folder)");
-    cmd->add_option("--texture-size", o->textureSize, "Texture atlas size")
-        ->check(CLI::IsMember({1024, 2048, 4096}));
-    cmd->add_option("--triangles", o->triangles, "Triangle budget")->check(CLI::Range(1000, 2'000'000));
+    addRunFlags(*cmd, o->settings, {RunField::TextureSize, RunField::Triangles});
     cmd->callback([o, &selected] { selected = [o] { return runCharacterBench(*o); }; });
 }
 

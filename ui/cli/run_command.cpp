@@ -1,10 +1,11 @@
-// `stageload run IMAGE -o OUT.glb`: the built-in character pipeline, headless (SPEC §5.2).
+// `stageload run IMAGE -o OUT.glb`: the built-in character pipeline, headless; with
+// --generator FILE.json, an external generator as a guarded child process (run_generator.cpp).
 // Progress goes to stderr, the per-stage table and the result to stdout.
 //
 // Exit codes (for scripts): 0 written; 2 bad flags; 65 the picture cannot be used (not an
 // image, corrupt, too large, no subject); 66 the picture does not exist; 73 the output cannot
 // be written (nothing half-written is left); 78 the learned remover's weights are broken;
-// 130 interrupted (Ctrl+C); 1 anything else.
+// 130 interrupted (Ctrl+C); 1 anything else. The codes come from engine/api/failure.h.
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -12,33 +13,27 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/core/errors.h"
-#include "engine/image/image.h"
+#include "engine/api/failure.h"
+#include "engine/api/run_meta.h"
 #include "engine/pipelines/character/character_run.h"
-#include "guard/core/atomic_file.h"
 #include "guard/meter/meter.h"
 #include "ui/cli/commands.h"
+#include "ui/cli/guard_flags.h"
+#include "ui/cli/run_flags.h"
+#include "ui/cli/run_generator.h"
 
 namespace stageload::cli {
 namespace {
 
-constexpr int kExitPicture = 65, kExitNoInput = 66, kExitCannotWrite = 73, kExitWeights = 78,
-              kExitInterrupted = 130;
-
 struct RunOptions {
     std::string input;
     std::string output;
-    std::string pipeline = "character";
-    std::string load = "staged";
-    std::int64_t seed = 1;
-    int textureSize = 2048;
-    int triangles = 40000;
-    double height = 1.8;
-    double thickness = 1.0;
-    std::string remover = "auto";
+    RunFlags settings;
+    GuardFlags guard;
+    std::string generator;
+    std::vector<std::string> params;
+    std::string runDir;
     std::string weights;
-    std::string device = "cpu";
-    int threads = 0;
     std::string trace;
     std::string cutout;
 };
@@ -50,21 +45,10 @@ double mib(std::int64_t bytes) { return static_cast<double>(bytes) / (1 << 20); 
 
 int runCharacterCommand(const RunOptions& o) {
     CharacterParams p;
+    static_cast<RunSettings&>(p) = o.settings.settings();
     p.input = o.input;
     p.output = o.output;
-    p.mode = o.load == "eager" ? LoadMode::Eager : LoadMode::Staged;
-    p.seed = o.seed;
-    p.textureSize = o.textureSize;
-    p.triangles = o.triangles;
-    p.heightMeters = o.height;
-    p.thickness = o.thickness;
-    p.remover = o.remover == "u2netp"      ? RemoverChoice::U2NetP
-                : o.remover == "isnet"     ? RemoverChoice::ISNet
-                : o.remover == "classical" ? RemoverChoice::Classical
-                                           : RemoverChoice::Auto;
     p.weightsDir = o.weights;
-    p.device = o.device;
-    p.threads = o.threads;
     validateCharacterParams(p);  // before the meter starts: a bad flag leaves no trace file
 
     std::optional<Meter> meter;
@@ -72,9 +56,7 @@ int runCharacterCommand(const RunOptions& o) {
         MeterParams mp;
         mp.tracePath = o.trace;
         mp.interval = 0.05;
-        mp.meta = {{"pipeline", o.pipeline},  {"load", o.load},
-                   {"seed", o.seed},          {"input", o.input},
-                   {"texture_size", o.textureSize}, {"triangles", o.triangles}};
+        mp.meta = runMeta(p, p.input);
         meter.emplace(std::move(mp));
         p.events = meter->eventSink();
     }
@@ -116,31 +98,14 @@ int runCharacterCommand(const RunOptions& o) {
     return 0;
 }
 
-// Maps what went wrong to the documented exit codes; prints the message.
-int fail(const std::exception& e, int code) {
-    std::fprintf(stderr, "stageload: error: %s\n", e.what());
-    return code;
-}
-
-int runGuarded(const RunOptions& o) {
+// Runs `work`, mapping what went wrong to the documented exit codes; prints the message.
+int withExitCodes(const std::function<int()>& work) {
     try {
-        return runCharacterCommand(o);
-    } catch (const Cancelled& e) {
-        return fail(e, kExitInterrupted);
-    } catch (const UsageError& e) {
-        return fail(e, 2);
-    } catch (const NoSubjectError& e) {
-        return fail(e, kExitPicture);
-    } catch (const ImageError& e) {
-        std::error_code ec;
-        return fail(e, std::filesystem::exists(o.input, ec) ? kExitPicture : kExitNoInput);
-    } catch (const WeightFileError& e) {
-        return fail(e, kExitWeights);
-    } catch (const AtomicWriteError& e) {
-        return fail(e, kExitCannotWrite);
-    } catch (const FileError& e) {
-        // The remaining file errors are about the output folder (checked before any work).
-        return fail(e, kExitCannotWrite);
+        return work();
+    } catch (...) {
+        const auto f = classifyFailure(std::current_exception());
+        std::fprintf(stderr, "stageload: error: %s\n", f.message.c_str());
+        return exitCode(f.kind);
     }
 }
 
@@ -152,39 +117,57 @@ void addRunCommand(CLI::App& app, Selected& selected) {
         "run", "Turn one picture of a character into a textured mesh (.glb, or .obj + .mtl + .png)");
     cmd->footer("Exit codes: 0 written, 2 bad flags, 65 unusable picture (corrupt, too large, no "
                 "subject), 66 no such picture, 73 output not writable, 78 broken weights, "
-                "130 interrupted, 1 other errors.");
+                "130 interrupted, 1 other errors. With --generator: 3 stopped by the guard, 4 no "
+                "room in time, 127 could not start, 130 interrupted, else the generator's own "
+                "code (1 when it wrote no mesh that reads).");
     cmd->add_option("image", o->input, "The picture: PNG, JPEG, WebP, BMP, TGA or GIF")->required();
     cmd->add_option("-o,--output", o->output, "The mesh to write: .glb, or .obj")->required();
-    cmd->add_option("--pipeline", o->pipeline, "The pipeline to run")
-        ->check(CLI::IsMember({"character"}));
-    cmd->add_option("--load", o->load, "staged: each model only while a stage needs it; eager: all up front")
-        ->check(CLI::IsMember({"staged", "eager"}));
-    cmd->add_option("--seed", o->seed, "Seed of the global generator (the back texture's grain)");
-    cmd->add_option("--texture-size", o->textureSize, "Texture atlas size: 1024, 2048 or 4096")
-        ->check(CLI::IsMember({1024, 2048, 4096}));
-    cmd->add_option("--triangles", o->triangles, "Triangle budget of the mesh (1000 to 2000000)")
-        ->check(CLI::Range(1000, 2'000'000));
-    cmd->add_option("--height", o->height, "The character's height in metres")
-        ->check(CLI::Range(0.01, 1000.0));
-    cmd->add_option("--thickness", o->thickness, "Front-to-back depth relative to the default (0.1 to 3)")
-        ->check(CLI::Range(0.1, 3.0));
-    cmd->add_option("--remover", o->remover,
-                    "Background removal when the picture has no alpha: auto (U²-Netp, else "
-                    "ISNet, whichever is installed), u2netp, isnet, classical")
-        ->check(CLI::IsMember({"auto", "u2netp", "isnet", "classical"}));
+    addRunFlags(*cmd, o->settings);
     cmd->add_option("--weights", o->weights,
                     "Folder of installed weights (default $STAGELOAD_WEIGHTS_DIR or "
                     "~/.local/share/stageload/weights)");
-    cmd->add_option("--device", o->device, "Where LibTorch runs: cpu, cuda or mps (where built)")
-        ->check(CLI::IsMember({"cpu", "cuda", "mps"}));
-    cmd->add_option("--threads", o->threads, "LibTorch threads (0: all cores)")->check(CLI::Range(0, 1024));
     cmd->add_option("--trace", o->trace, "Write the memory trace (JSONL) with every stage event here");
     cmd->add_option("--cutout", o->cutout, "Also save the subject's cut-out (RGBA PNG) here");
+    cmd->add_option("--generator", o->generator,
+                    "Run this generator (a JSON definition, see resources/generators/) as a "
+                    "guarded child process instead of the built-in pipeline; the guard's flags "
+                    "below apply to it");
+    cmd->add_option("--param", o->params,
+                    "KEY=VALUE: set a parameter of the generator (repeatable)");
+    cmd->add_option("--run-dir", o->runDir,
+                    "With --generator: the folder for its log, its own trace and its output "
+                    "(default OUT's name + .run beside OUT)");
+    addGuardFlags(*cmd, o->guard);
     cmd->callback([o, &selected] {
-        selected = [o] {
-            // Run in a function of its own so exit codes stay in one place.
-            return runGuarded(*o);
-        };
+        if (o->generator.empty()) {
+            if (!o->guard.given.empty() || !o->guard.busy.empty() || !o->params.empty() ||
+                !o->runDir.empty())
+                throw CLI::ValidationError(
+                    "the guard's flags, --param and --run-dir go with --generator; the built-in "
+                    "pipeline runs in this process (guard it with: stageload guard -- stageload run ...)");
+            selected = [o] { return withExitCodes([o] { return runCharacterCommand(*o); }); };
+            return;
+        }
+        GeneratorOptions g;
+        try {
+            g.settings = o->settings.settings();
+            g.guard = o->guard.params();
+            for (const auto& kv : o->params) {
+                const auto eq = kv.find('=');
+                if (eq == std::string::npos || eq == 0)
+                    throw UsageError("--param " + kv + ": use KEY=VALUE, e.g. --param scale=4");
+                g.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+            }
+        } catch (const UsageError& e) {
+            throw CLI::ValidationError(e.what());  // main() exits 2
+        }
+        g.input = o->input;
+        g.output = o->output;
+        g.generator = o->generator;
+        g.trace = o->trace;
+        if (o->guard.given.count("traceInterval")) g.sampleInterval = g.guard.traceInterval;
+        g.runDir = o->runDir;
+        selected = [g] { return runGeneratorCommand(g); };
     });
 }
 

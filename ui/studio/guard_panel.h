@@ -17,22 +17,26 @@
 // field, the field is outlined in red (and has the dynamic property "invalid" = true); the last
 // valid params stay in use (lastValidParams()). Fields not in the panel (stop grace, trace path
 // and interval) keep the values given to setParams().
+// The form is built from the guard's option table (guard/policy/guard_options.h): each field's
+// label, tooltip and objectName (the option's key) come from there, and a bad value is found by
+// the SettingError's field(), never by its message.
 // Nothing throws. GUI thread only, like every widget.
 
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <QColor>
 #include <QString>
 #include <QWidget>
 
+#include "guard/policy/guard_options.h"
 #include "guard/policy/guard_params.h"
 #include "guard/policy/guard_policy.h"
 
 class QCheckBox;
-class QDoubleSpinBox;
 class QLabel;
-class QLineEdit;
-class QPlainTextEdit;
 
 namespace stageload::studio {
 
@@ -72,20 +76,15 @@ signals:
 
 private:
     std::optional<stageload::GuardParams> parse(QString* error, QWidget** field) const;
+    const std::pair<const stageload::GuardOption*, QWidget*>* fieldOf(const std::string& key) const;
     void onEdited();
     void showValidity(const QString& error, QWidget* field);
     void setStateLine(const QString& text, const QColor& color);
 
     QLabel* state_ = nullptr;
     QCheckBox* enabled_ = nullptr;
-    QDoubleSpinBox* waitFree_ = nullptr;
-    QDoubleSpinBox* killFree_ = nullptr;
-    QLineEdit* swapBudget_ = nullptr;
-    QLineEdit* swapLimit_ = nullptr;
-    QLineEdit* quietFor_ = nullptr;
-    QLineEdit* startTimeout_ = nullptr;
-    QLineEdit* poll_ = nullptr;
-    QPlainTextEdit* busy_ = nullptr;
+    /// One widget per row of guardOptions() the panel shows; its objectName is the row's key.
+    std::vector<std::pair<const stageload::GuardOption*, QWidget*>> fields_;
     QLabel* error_ = nullptr;
 
     stageload::GuardParams base_;       ///< what setParams() gave (fields not in the form)

@@ -1,5 +1,5 @@
 #pragma once
-// What Stageload Studio remembers between sessions (SPEC §8 "Remembered between sessions"):
+// What Stageload Studio remembers between sessions:
 // the run's settings, the guard's thresholds, recent files and the window's layout.
 //
 //   QSettings qs;                                        // the app's organisation + name
@@ -9,8 +9,9 @@
 //   s.addRecentFile("/pictures/hero.png");
 //   stageload::studio::saveSettings(qs, s);
 //
-// Keys are grouped ("run/seed", "guard/waitFree", "files/recent", "window/geometry"); sizes are
-// stored as bytes, durations as seconds, busy patterns as a string list. loadSettings() never
+// Keys are grouped: "run/<key>" for each row of runFields() (as its text: "run/load" = "eager"),
+// "guard/<key>" for each row of guardOptions() that the panel shows (sizes as bytes, durations
+// as seconds, busy patterns as a string list), "files/recent", "window/geometry". loadSettings() never
 // throws and never returns something a run would refuse: each stored value that is missing,
 // unreadable or out of range falls back to that field's default, and each one that was present
 // but ignored adds a line to `warnings`. saveSettings() writes every field (it does not sync).
@@ -26,6 +27,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "engine/api/run_settings.h"
 #include "guard/policy/guard_params.h"
 
 class QSettings;
@@ -35,17 +37,10 @@ namespace stageload::studio {
 struct StudioSettings {
     static constexpr int kMaxRecentFiles = 10;
 
-    // Run (SPEC §8 "Settings"; the same choices as `stageload run`).
-    QString pipeline = QStringLiteral("character");  ///< one of pipelines()
-    qint64 seed = 1;                                 ///< >= 0
-    int textureSize = 2048;                          ///< 1024, 2048 or 4096
-    int triangles = 40000;                           ///< kMinTriangles..kMaxTriangles
-    bool staged = true;                              ///< staged (true) or eager loading
-    QString device = QStringLiteral("cpu");          ///< one of devices(); the app checks the build
-    int threads = 0;                                 ///< LibTorch threads, 0 = all cores
-    QString remover = QStringLiteral("auto");        ///< one of removers()
+    // Run: the same settings, limits and defaults as `stageload run` (engine/api/run_settings.h).
+    stageload::RunSettings run;
 
-    // Guard (SPEC §7). Only the thresholds are stored; stopGrace, tracePath and traceInterval
+    // Guard. Only the thresholds are stored; stopGrace, tracePath and traceInterval
     // are per run and keep GuardParams' defaults.
     bool guardEnabled = true;
     stageload::GuardParams guard;
@@ -57,15 +52,7 @@ struct StudioSettings {
     QByteArray windowGeometry;                     ///< QWidget::saveGeometry()
     QByteArray windowState;                        ///< QMainWindow::saveState()
 
-    static constexpr int kMinTriangles = 1000;
-    static constexpr int kMaxTriangles = 500000;
-    static constexpr int kMaxThreads = 1024;
-
-    static QStringList pipelines();      ///< {"character"}
-    static QStringList devices();        ///< {"cpu", "cuda", "mps"}
-    static QStringList removers();       ///< {"auto", "u2netp", "isnet", "classical"}
     static QStringList exportFormats();  ///< {"glb", "obj"}
-    static QList<int> textureSizes();    ///< {1024, 2048, 4096}
 
     /// Puts `path` first, drops an earlier entry of the same path and keeps at most
     /// kMaxRecentFiles. Empty paths are ignored.

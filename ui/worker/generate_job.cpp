@@ -4,7 +4,6 @@
 
 #include <QJsonDocument>
 #include <chrono>
-#include <new>
 #include <optional>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -14,7 +13,8 @@
 #include <unistd.h>
 #endif
 
-#include "engine/core/errors.h"
+#include "engine/api/failure.h"
+#include "engine/api/run_meta.h"
 #include "engine/pipelines/character/character_run.h"
 #include "guard/core/atomic_file.h"
 #include "guard/meter/meter.h"
@@ -24,11 +24,20 @@
 namespace stageload::studio {
 namespace {
 
-RemoverChoice toRemover(const QString& name) {
-    if (name == QLatin1String("u2netp")) return RemoverChoice::U2NetP;
-    if (name == QLatin1String("isnet")) return RemoverChoice::ISNet;
-    if (name == QLatin1String("classical")) return RemoverChoice::Classical;
-    return RemoverChoice::Auto;
+// The dialog title of each kind of failure.
+QString failureTitle(FailureKind kind) {
+    switch (kind) {
+        case FailureKind::Usage: return GenerateJob::tr("Invalid settings");
+        case FailureKind::Picture: return GenerateJob::tr("Cannot read the picture");
+        case FailureKind::NoSubject: return GenerateJob::tr("No subject found");
+        case FailureKind::NoPicture: return GenerateJob::tr("No such picture");
+        case FailureKind::Weights: return GenerateJob::tr("Broken weights");
+        case FailureKind::CannotWrite: return GenerateJob::tr("Cannot write the result");
+        case FailureKind::Cancelled: return GenerateJob::tr("Cancelled");
+        case FailureKind::OutOfMemory: return GenerateJob::tr("Out of memory");
+        case FailureKind::Other: return GenerateJob::tr("The run failed");
+    }
+    return GenerateJob::tr("The run failed");
 }
 
 GuardReadings readingsAt(double t, const GuardPolicy& policy) {
@@ -97,8 +106,8 @@ void GenerateJob::run() {
     outcome_ = {};
     try {
         std::optional<GuardPolicy> policy;
-        if (request_.settings.guardEnabled) {
-            policy.emplace(request_.settings.guard, selfAndAncestors(listProcesses()));
+        if (request_.guardEnabled) {
+            policy.emplace(request_.guard, selfAndAncestors(listProcesses()));
             if (!waitForRoom(*policy)) {
                 emit finished(outcome_);
                 return;
@@ -163,17 +172,10 @@ void GenerateJob::checkBudget(GuardPolicy& policy, double t) {
 }
 
 void GenerateJob::runPipeline(GuardPolicy* policy) {
-    const auto& s = request_.settings;
     CharacterParams p;
+    static_cast<RunSettings&>(p) = request_.run;
     p.input = request_.input.toStdString();
     p.output = request_.output.toStdString();
-    p.mode = s.staged ? LoadMode::Staged : LoadMode::Eager;
-    p.seed = s.seed;
-    p.textureSize = s.textureSize;
-    p.triangles = s.triangles;
-    p.device = s.device.toStdString();
-    p.threads = s.threads;
-    p.remover = toRemover(s.remover);
     p.weightsDir = request_.weightsDir.toStdString();
     p.cancel = &cancel_;
 
@@ -196,13 +198,8 @@ void GenerateJob::runPipeline(GuardPolicy* policy) {
         MeterParams mp;
         mp.tracePath = request_.trace.toStdString();
         mp.interval = request_.sampleInterval;
-        mp.meta = {{"pipeline", s.pipeline.toStdString()},
-                   {"load", s.staged ? "staged" : "eager"},
-                   {"seed", s.seed},
-                   {"input", p.input.string()},
-                   {"texture_size", s.textureSize},
-                   {"triangles", s.triangles},
-                   {"tool", "stageload-studio"}};
+        mp.meta = runMeta(p, p.input);
+        mp.meta["tool"] = "stageload-studio";
         mp.onSample = [this, policy](const MemorySample& sample) {
             emit sampled(sample);
             if (policy) checkBudget(*policy, elapsed());
@@ -236,33 +233,15 @@ void GenerateJob::runPipeline(GuardPolicy* policy) {
                                .arg(outcome_.mesh->vertexCount())
                                .arg(outcome_.mesh->triangleCount())
                                .arg(r.seconds, 0, 'f', 1);
-    } catch (const Cancelled& e) {
+    } catch (...) {
+        const auto f = classifyFailure(std::current_exception());
         std::lock_guard lock(mutex_);
-        if (!guardStop_.isEmpty()) {
-            outcome_.end = RunEnd::Stopped;
-            outcome_.title = tr("Stopped by the guard");
-            outcome_.message = guardStop_;
-        } else {
-            outcome_.end = RunEnd::Cancelled;
-            outcome_.title = tr("Cancelled");
-            outcome_.message = QString::fromStdString(e.what());
+        if (f.kind == FailureKind::Cancelled && !guardStop_.isEmpty()) {
+            outcome_ = {RunEnd::Stopped, tr("Stopped by the guard"), guardStop_};
+            return;
         }
-    } catch (const UsageError& e) {
-        outcome_ = {RunEnd::Failed, tr("Invalid settings"), QString::fromStdString(e.what())};
-    } catch (const NoSubjectError& e) {
-        outcome_ = {RunEnd::Failed, tr("No subject found"), QString::fromStdString(e.what())};
-    } catch (const ImageError& e) {
-        outcome_ = {RunEnd::Failed, tr("Cannot read the picture"), QString::fromStdString(e.what())};
-    } catch (const WeightFileError& e) {
-        outcome_ = {RunEnd::Failed, tr("Broken weights"), QString::fromStdString(e.what())};
-    } catch (const FileError& e) {  // AtomicWriteError, output folder, trace file
-        outcome_ = {RunEnd::Failed, tr("Cannot write the result"), QString::fromStdString(e.what())};
-    } catch (const std::bad_alloc&) {
-        outcome_ = {RunEnd::Failed, tr("Out of memory"),
-                    tr("The run ran out of memory. Lower the texture size or the triangle "
-                       "budget, or close other programs, and try again.")};
-    } catch (const std::exception& e) {
-        outcome_ = {RunEnd::Failed, tr("The run failed"), QString::fromStdString(e.what())};
+        outcome_ = {f.kind == FailureKind::Cancelled ? RunEnd::Cancelled : RunEnd::Failed,
+                    failureTitle(f.kind), QString::fromStdString(f.message)};
     }
 }
 

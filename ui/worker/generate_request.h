@@ -6,7 +6,8 @@
 //   r.input = "hero.png";
 //   r.output = record.filePath("mesh.glb");      // inside the run's history folder
 //   r.trace = record.filePath("trace.jsonl");
-//   r.settings = settings;                       // seed, texture size, guard thresholds, ...
+//   r.run = settings.run;                        // seed, texture size, load mode, ...
+//   r.guard = settings.guard;                    // the guard's thresholds
 //
 // No Torch here: the main window includes this header.
 
@@ -18,11 +19,12 @@
 #include <QStringList>
 #include <memory>
 
+#include "engine/api/run_settings.h"
 #include "engine/image/image.h"
 #include "engine/mesh/mesh.h"
 #include "guard/events/event.h"
 #include "guard/memory/readers.h"
-#include "ui/studio/studio_settings.h"
+#include "guard/policy/guard_params.h"
 
 namespace stageload::studio {
 
@@ -32,7 +34,9 @@ struct GenerateRequest {
     QString trace;             ///< the memory trace to write (JSONL); empty: none
     QString cutout;            ///< where to save the cut-out PNG; empty: not saved
     QString weightsDir;        ///< empty: the engine's default folder
-    StudioSettings settings;   ///< pipeline, seed, sizes, load mode, device, guard thresholds
+    RunSettings run;           ///< pipeline, seed, sizes, load mode, device, remover, threads
+    bool guardEnabled = true;  ///< wait for room and watch the budget
+    GuardParams guard;         ///< the guard's thresholds
     double sampleInterval = 0.05;  ///< meter interval in seconds (20 Hz feeds a smooth chart)
     /// Added to the run's CPU niceness (Linux), so the window and the rest of the machine stay
     /// responsive while the pipeline uses every core. 0: same priority as the app.

@@ -7,7 +7,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <spdlog/spdlog.h>
 
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 #include "engine/load/safetensors.h"
 
 namespace stageload {

@@ -42,13 +42,15 @@ torch::Device parseDevice(const std::string& name) {
     if (name == "cpu") return torch::kCPU;
     if (name == "cuda") {
         if (!torch::cuda::is_available())
-            throw UsageError("--device cuda: this LibTorch build has no usable CUDA device "
-                             "(Debian's LibTorch is CPU-only); use --device cpu");
+            throw SettingError("device", "--device cuda",
+                               "this LibTorch build has no usable CUDA device (Debian's LibTorch "
+                               "is CPU-only); use --device cpu");
         return torch::kCUDA;
     }
     if (name == "mps")
-        throw UsageError("--device mps: Metal is only available in macOS builds; use --device cpu");
-    throw UsageError("--device '" + name + "': not a device; use cpu, cuda or mps");
+        throw SettingError("device", "--device mps",
+                           "Metal is only available in macOS builds; use --device cpu");
+    throw SettingError("device", "--device '" + name + "'", "not a device; use cpu, cuda or mps");
 }
 
 }  // namespace
@@ -206,32 +208,9 @@ std::vector<std::string> characterStages() {
 }
 
 void validateCharacterParams(const CharacterParams& p) {
-    if (p.textureSize != 1024 && p.textureSize != 2048 && p.textureSize != 4096)
-        throw UsageError("--texture-size " + std::to_string(p.textureSize) +
-                         ": must be 1024, 2048 or 4096");
-    if (p.triangles < 1000 || p.triangles > 2'000'000)
-        throw UsageError("--triangles " + std::to_string(p.triangles) +
-                         ": out of range; use 1000 to 2000000 (e.g. 40000)");
-    if (!(p.heightMeters > 0.01 && p.heightMeters <= 1000))
-        throw UsageError("--height: out of range; use metres between 0.01 and 1000 (e.g. 1.8)");
-    if (!(p.thickness >= 0.1 && p.thickness <= 3))
-        throw UsageError("--thickness: out of range; use 0.1 to 3 (1 = default depth)");
-    if (p.threads < 0) throw UsageError("--threads: must be 0 (all cores) or more");
+    validate(static_cast<const RunSettings&>(p));
     parseDevice(p.device);
-    const auto ext = asciiLower(p.output.extension().string());
-    if (ext != ".glb" && ext != ".obj")
-        throw UsageError("-o " + p.output.string() + ": the output must end in .glb or .obj");
-    auto dir = p.output.parent_path();
-    if (dir.empty()) dir = ".";
-    std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec))
-        throw FileError(p.output.string() + ": the folder " + dir.string() +
-                        " does not exist; create it or choose another output");
-    if (::access(dir.c_str(), W_OK) != 0)
-        throw FileError(p.output.string() + ": the folder " + dir.string() +
-                        " is not writable; choose another output");
-    if (std::filesystem::is_directory(p.output, ec))
-        throw FileError(p.output.string() + ": is a folder; give a file name ending in .glb or .obj");
+    validateMeshOutput(p.output);
 }
 
 CharacterResult runCharacter(const CharacterParams& params) {
@@ -384,14 +363,7 @@ CharacterResult runCharacter(const CharacterParams& params) {
         if (!result.meshReport.closedManifold())
             spdlog::warn("the mesh is not a closed manifold: {}", result.meshReport.describe());
     });
-    runStage("export", [&] {
-        if (asciiLower(params.output.extension().string()) == ".obj") {
-            result.files = writeObj(result.mesh, params.output);
-        } else {
-            writeGlb(result.mesh, params.output);
-            result.files = {params.output};
-        }
-    });
+    runStage("export", [&] { result.files = writeMeshFile(result.mesh, params.output); });
     models.close();
     result.events = log.events();
     result.seconds = secondsSince(started);

@@ -22,41 +22,24 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/load_mode.h"
+#include "engine/api/run_settings.h"
+#include "engine/api/errors.h"
 #include "engine/mesh/mesh.h"
 #include "guard/events/event.h"
 
 namespace stageload {
-
-/// A picture in which no subject could be found. The message names the picture and what to do.
-class NoSubjectError : public Error {
-public:
-    using Error::Error;
-};
 
 /// Where the subject's mask came from.
 enum class MaskSource { Alpha, U2NetP, ISNet, Classical };
 /// "alpha", "u2netp", "isnet", "classical".
 const char* maskSourceName(MaskSource source);
 
-/// Which background remover preprocess uses when the picture has no meaningful alpha. Auto:
-/// U²-Netp when installed, else ISNet when installed (install-weights.sh --isnet), else the
-/// classical cut-out with a notice. Asking for a learned one that is not installed is an error.
-enum class RemoverChoice { Auto, U2NetP, ISNet, Classical };
-
-struct CharacterParams {
+/// One run: the settings every front end shares (seed, sizes, load mode, remover, device, ...)
+/// plus the run's files and callbacks.
+struct CharacterParams : RunSettings {
     std::filesystem::path input;
     std::filesystem::path output;         ///< .glb, or .obj (writes .obj, .mtl and .png)
-    LoadMode mode = LoadMode::Staged;
-    std::int64_t seed = 1;                ///< the back texture's grain
-    int textureSize = 2048;               ///< 1024, 2048 or 4096
-    int triangles = 40000;                ///< triangle budget of the exported mesh
-    double heightMeters = 1.8;            ///< the character's height in the file
-    double thickness = 1.0;               ///< front-to-back depth, relative to the default
-    std::string device = "cpu";           ///< cpu, cuda or mps where this LibTorch has them
-    RemoverChoice remover = RemoverChoice::Auto;
     std::filesystem::path weightsDir;     ///< empty: defaultWeightsDir()
-    int threads = 0;                      ///< LibTorch intra-op threads; 0 = all cores
     EventSink events;                     ///< every registry event, as it happens
     /// Called when a stage begins (true) and ends (false), on the calling thread.
     std::function<void(const std::string& stage, bool begins)> onStage;
@@ -101,8 +84,9 @@ std::vector<std::string> availableDevices();
 /// The stage names, in order.
 std::vector<std::string> characterStages();
 
-/// Checks params before any work (UsageError: texture size, triangle budget, height, device,
-/// output extension; FileError: output folder missing or not writable).
+/// Checks params before any work: validate(RunSettings) and validateMeshOutput(output) (SettingError
+/// naming the setting; FileError: output folder missing or not writable), and that this build
+/// has the device.
 void validateCharacterParams(const CharacterParams& params);
 
 /// Runs the pipeline. ImageError for unreadable pictures, NoSubjectError when nothing stands

@@ -1,4 +1,4 @@
-#include "engine/core/errors.h"
+#include "engine/api/errors.h"
 
 namespace stageload {
 

@@ -72,6 +72,12 @@ private:
     std::string tensor_;
 };
 
+/// A picture in which no subject could be found. The message names the picture and what to do.
+class NoSubjectError : public Error {
+public:
+    using Error::Error;
+};
+
 /// A run stopped because its caller asked it to (cancel flag, guard).
 class Cancelled : public Error {
 public:

@@ -1,0 +1,22 @@
+#pragma once
+// The start line of a run's trace says how the run was set up, in the same keys wherever the
+// run was started (the CLI, the app, the benchmarks), so a trace read later shows its settings.
+//
+//   mp.meta = stageload::runMeta(settings, "hero.png");
+//   mp.meta["tool"] = "stageload-studio";
+//
+// Pure and thread-safe.
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/api/run_settings.h"
+
+namespace stageload {
+
+/// {"pipeline", "load", "seed", "input", "texture_size", "triangles", "height", "thickness",
+/// "remover", "device"}.
+nlohmann::json runMeta(const RunSettings& settings, const std::filesystem::path& input);
+
+}  // namespace stageload

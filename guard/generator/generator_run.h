@@ -1,0 +1,74 @@
+#pragma once
+// One generator run, as library code without Qt, so `stageload run --generator` and the app
+// share it: admission by the guard; the command in its own process group with its output piped;
+// the meter sampling the whole group's memory into the run's trace; the command's own trace
+// followed live and its stage, load, release and mark events merged into the run's trace on the
+// run's clock; stage and progress lines found by the definition's patterns; every output line to
+// a log file; a budget breach or a cancel stops the whole group.
+//
+//   stageload::GeneratorRunParams p;
+//   p.def = stageload::readGeneratorDef("pixal3d.json");
+//   p.values = {.input = "hero.png", .output = dir / "mesh.glb", .runDir = dir, ...};
+//   p.trace = dir / "trace.jsonl";
+//   p.onEvent = [](const stageload::Event& e) { ... };         // on the calling thread
+//   auto r = stageload::runGenerator(p);                        // r.exitCode: 0, 3, 4, 127, ...
+//
+// Exit codes as the guard's: 3 stopped by the guard, 4 no room in time, 127 could not start,
+// 130 cancelled, else the command's own. Checking the mesh it wrote is the caller's (the engine's
+// runGeneratorJob() reads it back). Throws GeneratorDefError for a definition that cannot be
+// expanded and FileError when the run folder or the log cannot be written; everything that goes
+// wrong with the command is in the result. Call from one thread at a time (see Guard::run()).
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "guard/events/event.h"
+#include "guard/generator/generator_def.h"
+#include "guard/memory/readers.h"
+#include "guard/policy/guard_params.h"
+#include "guard/runner/guard_runner.h"
+
+namespace stageload {
+
+struct GeneratorRunParams {
+    GeneratorDef def;
+    GeneratorValues values;           ///< runDir is created when missing
+    GuardParams guard;                ///< the run's trace is guard.tracePath (set from `trace`)
+    std::filesystem::path trace;      ///< the run's trace: the group's memory + merged events
+    double sampleInterval = 0.1;      ///< meter interval (the group is summed over /proc)
+    std::function<void(const MemorySample&)> onSample;         ///< the group's; meter thread
+    std::function<void(const MemorySample&)> onCommandSample;  ///< from its own trace
+    std::function<void(const Event&)> onEvent;                  ///< t on the run's clock
+    /// A stage (from the trace or the pattern) or a percent (from the pattern, -1 if none).
+    std::function<void(const std::string& stage, double percent)> onProgress;
+    std::function<void(const std::string& line, bool isStderr)> onOutput;
+    std::function<void(const GuardLogEntry&)> onGuardLog;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct GeneratorRunResult {
+    int exitCode = 0;
+    std::vector<std::string> argv;                ///< what was run
+    std::vector<std::string> stderrTail;          ///< its last stderr lines (at most 12)
+    std::filesystem::path log;                    ///< every output line: run_dir/command.log
+    std::filesystem::path commandTrace;           ///< its own trace, if it has one
+    bool commandTraceFound = false;
+    int commandTraceLines = 0;
+    int badTraceLines = 0;                        ///< lines of its trace that were garbage
+    std::string firstBadTraceLine;                ///< "line 3: not a JSON line: ..."
+    std::vector<std::string> stages;              ///< in the order they began
+    std::string guardStop;                        ///< why the guard stopped it (exit 3)
+    double seconds = 0.0;
+};
+
+GeneratorRunResult runGenerator(const GeneratorRunParams& params);
+
+/// This project's command-line tool next to `program` (the running app or CLI): the same
+/// folder, then ../cli/ (the build tree); else "stageload" from PATH.
+std::filesystem::path stageloadCommandNear(const std::filesystem::path& program);
+
+}  // namespace stageload

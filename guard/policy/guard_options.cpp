@@ -1,0 +1,171 @@
+#include "guard/policy/guard_options.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "guard/core/error.h"
+#include "guard/core/text.h"
+#include "guard/core/units.h"
+#include "guard/policy/busy_patterns.h"
+
+namespace stageload {
+namespace {
+
+using K = GuardValueKind;
+
+const GuardOption kOptions[] = {
+    {"waitFree", "--wait-free", "Wait free", "Start when available memory >= PCT of RAM", "e.g. 40",
+     K::Percent, true, &GuardParams::waitFree},
+    {"killFree", "--kill-free", "Kill free",
+     "Stop when available memory < PCT for two readings in a row", "e.g. 10", K::Percent, true,
+     &GuardParams::killFree},
+    {"swapBudget", "--swap-budget", "Swap budget",
+     "Stop when swap used grows by more than SIZE since start", "e.g. 8G", K::Size, true, nullptr,
+     &GuardParams::swapBudget},
+    {"swapLimit", "--swap-limit", "Swap limit",
+     "Start only if swap + budget <= SIZE; stop when swap exceeds SIZE (empty: unset)", "unset",
+     K::OptionalSize, true, nullptr, nullptr, &GuardParams::swapLimit},
+    {"quietFor", "--quiet-for", "Quiet for", "Busy processes must have been gone this long",
+     "e.g. 1m", K::Duration, true, &GuardParams::quietFor},
+    {"startTimeout", "--start-timeout", "Start timeout",
+     "Give up waiting for room after DUR: exit 4", "e.g. 30m", K::Duration, true,
+     &GuardParams::startTimeout},
+    {"poll", "--poll", "Poll", "Time between readings while waiting and running (zero is refused)",
+     "e.g. 5s", K::Duration, true, &GuardParams::poll},
+    {"busy", "--busy", "Busy patterns",
+     "Wait while a process whose command line matches REGEX runs (like pgrep -f; repeatable)",
+     "one regex per line, e.g. ffmpeg", K::Patterns, true, nullptr, nullptr, nullptr,
+     &GuardParams::busy},
+    {"traceInterval", "--trace-interval", "Trace interval",
+     "Time between trace samples, at least 20ms", "e.g. 0.5s", K::Duration, false,
+     &GuardParams::traceInterval},
+};
+
+// Exact and parseable by parseSize: "8G", "3584M", "100".
+std::string sizeText(std::int64_t bytes) {
+    static const std::pair<std::int64_t, const char*> units[] = {{std::int64_t(1) << 40, "T"},
+                                                                 {std::int64_t(1) << 30, "G"},
+                                                                 {std::int64_t(1) << 20, "M"},
+                                                                 {std::int64_t(1) << 10, "K"}};
+    for (const auto& [size, unit] : units)
+        if (bytes != 0 && bytes % size == 0) return std::to_string(bytes / size) + unit;
+    return std::to_string(bytes);
+}
+
+// Exact and parseable by parseDuration: "30m", "90s", "250ms", "2h", "1.5s" (formatDuration's
+// "1m30s" is for reading; parseDuration does not take it back).
+std::string durationText(double seconds) {
+    const double ms = std::round(seconds * 1000.0);
+    if (std::fabs(seconds * 1000.0 - ms) < 1e-6 && std::fabs(ms) < 9e15) {
+        const auto n = static_cast<std::int64_t>(ms);
+        if (n == 0) return "0s";
+        if (n % 3600000 == 0) return std::to_string(n / 3600000) + "h";
+        if (n % 60000 == 0) return std::to_string(n / 60000) + "m";
+        if (n % 1000 == 0) return std::to_string(n / 1000) + "s";
+        if (n > 0 && n < 1000) return std::to_string(n) + "ms";
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.15gs", seconds);
+    return buf;
+}
+
+std::string percentText(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    return buf;
+}
+
+// Reruns `parse`, turning its UsageError into a SettingError for `o`.
+template <typename F>
+auto asSetting(const GuardOption& o, F&& parse) {
+    try {
+        return parse();
+    } catch (const SettingError&) {
+        throw;
+    } catch (const UsageError& e) {
+        throw SettingError(std::string(o.key), std::string(o.flag), e.what());
+    }
+}
+
+}  // namespace
+
+std::span<const GuardOption> guardOptions() {
+    return kOptions;
+}
+
+const GuardOption* findGuardOption(std::string_view key) {
+    for (const auto& o : kOptions)
+        if (o.key == key) return &o;
+    return nullptr;
+}
+
+std::string guardValueText(const GuardParams& p, const GuardOption& o) {
+    switch (o.kind) {
+        case K::Percent: return percentText(p.*o.real);
+        case K::Duration: return durationText(p.*o.real);
+        case K::Size: return sizeText(p.*o.size);
+        case K::OptionalSize: return p.*o.limit ? sizeText(*(p.*o.limit)) : std::string();
+        case K::Patterns: {
+            std::string lines;
+            for (const auto& pattern : p.*o.patterns) lines += (lines.empty() ? "" : "\n") + pattern;
+            return lines;
+        }
+    }
+    return {};
+}
+
+void setGuardValue(GuardParams& p, const GuardOption& o, std::string_view text) {
+    const std::string_view t = trim(text);
+    switch (o.kind) {
+        case K::Percent: {
+            std::string number(t);
+            if (!number.empty() && number.back() == '%') number.pop_back();
+            char* end = nullptr;
+            const double v = std::strtod(number.c_str(), &end);
+            if (number.empty() || *end != '\0' || !std::isfinite(v))
+                throw SettingError(std::string(o.key), std::string(o.flag) + " '" + std::string(text) + "'",
+                                   "not a percentage (example: 40)");
+            p.*o.real = v;
+            return;
+        }
+        case K::Duration:
+            p.*o.real = asSetting(o, [&] { return parseDuration(t); });
+            return;
+        case K::Size:
+            p.*o.size = asSetting(o, [&] { return parseSize(t); });
+            return;
+        case K::OptionalSize:
+            if (t.empty())
+                (p.*o.limit).reset();
+            else
+                try {
+                    p.*o.limit = parseSize(t);
+                } catch (const UsageError& e) {
+                    throw SettingError(std::string(o.key), std::string(o.flag),
+                                       std::string(e.what()) + "; leave it empty for no limit");
+                }
+            return;
+        case K::Patterns: {
+            std::vector<std::string> patterns;
+            std::size_t line = 0, start = 0;
+            while (start <= text.size()) {
+                const std::size_t end = std::min(text.find('\n', start), text.size());
+                ++line;
+                const std::string one(trim(text.substr(start, end - start)));
+                start = end + 1;
+                if (one.empty()) continue;
+                try {
+                    BusyPatterns check({one});
+                } catch (const UsageError& e) {
+                    throw SettingError(std::string(o.key), std::string(o.flag),
+                                       "line " + std::to_string(line) + ": " + e.what());
+                }
+                patterns.push_back(one);
+            }
+            p.*o.patterns = std::move(patterns);
+            return;
+        }
+    }
+}
+
+}  // namespace stageload

@@ -1,0 +1,161 @@
+// `stageload run --generator` as users and scripts meet it, with tests/generators/fake_port.py
+// as the generator: a run that works (its stages in the table, its mesh kept), a runaway the
+// guard stops (exit 3), each bad case with its message and code, and the built-in pipeline run
+// as a child process writing the same bytes as `stageload run`.
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+const QString kExe = STAGELOAD_EXE;
+const QString kSamples = STAGELOAD_SAMPLES_DIR;
+const QString kGenerators = STAGELOAD_SOURCE_DIR "/resources/generators";
+const QString kFakePort = STAGELOAD_SOURCE_DIR "/tests/generators/fake_port.py";
+
+struct Result {
+    int code = -1;
+    QString out, err;
+};
+
+Result stageload(const QStringList& args, int timeoutMs = 300000) {
+    QProcess p;
+    p.start(kExe, args);
+    Result r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "timed out";
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : 128 + p.exitCode();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QByteArray bytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+}  // namespace
+
+class TestCliGenerator : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    /// A generator file running the fake port with `flags`.
+    QString fakePort(const QString& name, const QStringList& flags) {
+        QStringList args{"\"python3\"", "\"" + kFakePort + "\"", "\"--image\"", "\"{input}\"",
+                         "\"--out\"", "\"{output}\"", "\"--trace\"", "\"{trace}\"",
+                         "\"--stage-seconds\"", "\"0.3\""};
+        for (const auto& f : flags) args << "\"" + f + "\"";
+        const QString file = dir_.filePath(name + ".json");
+        QFile out(file);
+        if (!out.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(file));
+        // JSON: the patterns are ^\[stage\] (\w+) and (\d+)%\| once read.
+        const QString json = QStringLiteral("{\"name\": \"%1\", \"command\": [%2], \"trace\": \"{trace}\", "
+                                            "\"stage_pattern\": \"^\\\\[stage\\\\] (\\\\w+)\", "
+                                            "\"progress_pattern\": \"(\\\\d+)%\\\\|\"}")
+                                 .arg(name, args.join(QStringLiteral(", ")));
+        out.write(json.toUtf8());
+        return file;
+    }
+
+    QString picture() const { return kSamples + "/knight_alpha.png"; }
+
+private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    void aGeneratorRunKeepsItsMeshAndPrintsItsStages() {
+        const QString out = dir_.filePath("fake.glb");
+        const auto r = stageload({"run", picture(), "-o", out, "--generator",
+                                  fakePort("works", {"--stages", "preprocess:20,shape:40,export:10",
+                                                     "--child-stage", "shape"}),
+                                  "--wait-free", "0", "--poll", "0.2"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(bytes(out).startsWith("glTF"));
+        for (const char* stage : {"preprocess", "shape", "export"})
+            QVERIFY2(r.out.contains(stage), qPrintable(r.out));
+        QVERIFY2(r.err.contains("[stage] shape"), qPrintable(r.err));
+        QVERIFY(QFile::exists(dir_.filePath("fake.run/trace.jsonl")));
+        QVERIFY(QFile::exists(dir_.filePath("fake.run/command.log")));
+    }
+
+    void aRunawayIsStoppedWithExit3() {
+        // Available memory may fall at most ~1 GiB below the 24 GiB machine's level now.
+        const auto r = stageload({"run", picture(), "-o", dir_.filePath("runaway.glb"), "--generator",
+                                  fakePort("runaway", {"--stages", "a:10,grow:10,b:10", "--runaway",
+                                                       "--ignore-sigterm"}),
+                                  "--wait-free", "0", "--poll", "0.2", "--kill-free", "90"});
+        // On a machine with less than 90 % free, kill-free 90 trips at once: still exit 3.
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("stopped by the guard"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir_.filePath("runaway.glb")));
+    }
+
+    void badCasesSayWhatHappened_data() {
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("exit 5") << QStringList{"--stages", "a:5", "--exit-code", "5"} << 5
+                                << "failing on purpose";
+        QTest::newRow("no output") << QStringList{"--stages", "a:5", "--no-output"} << 1
+                                   << "wrote no mesh";
+        QTest::newRow("bad output") << QStringList{"--stages", "a:5", "--bad-output"} << 1
+                                    << "does not read as a mesh";
+        QTest::newRow("garbage trace") << QStringList{"--stages", "a:5,b:5", "--trace-garbage"} << 0
+                                       << "not trace lines";
+    }
+
+    void badCasesSayWhatHappened() {
+        QFETCH(QStringList, flags);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(' ', '_');
+        const auto r = stageload({"run", picture(), "-o", dir_.filePath(tag + ".glb"), "--generator",
+                                  fakePort(tag, flags), "--wait-free", "0"});
+        QCOMPARE(r.code, code);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    }
+
+    void badDefinitionsAndFlagsAreUsageErrors() {
+        QFile bad(dir_.filePath("bad.json"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{\"name\": \"bad\", \"command\": [\"x\", \"{nope}\"]}");
+        bad.close();
+        auto r = stageload({"run", picture(), "-o", dir_.filePath("x.glb"), "--generator", bad.fileName()});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("bad.json") && r.err.contains("{nope}"), qPrintable(r.err));
+
+        r = stageload({"run", picture(), "-o", dir_.filePath("x.glb"), "--poll", "1s"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--generator"), qPrintable(r.err));
+
+        QFile missing(dir_.filePath("missing.json"));
+        QVERIFY(missing.open(QIODevice::WriteOnly));
+        missing.write("{\"name\": \"missing\", \"command\": [\"/nonexistent/port\", \"{input}\"]}");
+        missing.close();
+        r = stageload({"run", picture(), "-o", dir_.filePath("x.glb"), "--generator",
+                       missing.fileName(), "--wait-free", "0"});
+        QCOMPARE(r.code, 127);
+    }
+
+    void theBuiltinPipelineAsAChildWritesTheSameBytes() {
+        const QString direct = dir_.filePath("direct.glb"), child = dir_.filePath("child.glb");
+        auto r = stageload({"run", picture(), "-o", direct, "--seed", "3", "--texture-size", "1024"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = stageload({"run", picture(), "-o", child, "--seed", "3", "--texture-size", "1024",
+                       "--generator", kGenerators + "/stageload-character.json", "--wait-free", "0"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(!bytes(direct).isEmpty());
+        QVERIFY(bytes(direct) == bytes(child));
+        QVERIFY2(r.out.contains("texture"), qPrintable(r.out));  // stages from its trace
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliGenerator)
+#include "test_cli_generator.moc"

@@ -1,0 +1,321 @@
+// Generators: definitions checked on load, a trace followed while it is written, and real runs of
+// tests/generators/fake_port.py under the guard — its stages and its group's memory (a child's
+// included) in the merged trace, a runaway stopped with nothing of its group left, bad traces,
+// failing and missing commands.
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "guard/generator/generator_def.h"
+#include "guard/generator/generator_run.h"
+#include "guard/generator/trace_follower.h"
+#include "guard/memory/system_memory.h"
+#include "guard/trace/summary.h"
+#include "guard/trace/trace_reader.h"
+
+using namespace stageload;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::int64_t MiB = std::int64_t(1) << 20;
+
+std::string definitionError(const std::string& json) {
+    try {
+        parseGeneratorDef(json, "gen.json");
+    } catch (const GeneratorDefError& e) {
+        return e.field() + " | " + e.what();
+    }
+    return "accepted";
+}
+
+void append(const fs::path& file, const std::string& text) {
+    std::ofstream out(file, std::ios::app | std::ios::binary);
+    out << text;
+}
+
+// The pids whose environment holds `token` (every process a run started inherits it).
+std::vector<int> processesWith(const std::string& token) {
+    std::vector<int> pids;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream env(entry.path() / "environ", std::ios::binary);
+        const std::string all((std::istreambuf_iterator<char>(env)), std::istreambuf_iterator<char>());
+        std::ifstream stat(entry.path() / "stat");
+        std::string statLine;
+        std::getline(stat, statLine);
+        const auto close = statLine.rfind(')');
+        const bool zombie = close != std::string::npos && statLine.size() > close + 2 &&
+                            statLine[close + 2] == 'Z';
+        if (!zombie && all.find(token) != std::string::npos) pids.push_back(std::stoi(name));
+    }
+    return pids;
+}
+
+}  // namespace
+
+class TestGenerator : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    int runs_ = 0;
+
+    fs::path path(const QString& name) const { return dir_.filePath(name).toStdString(); }
+
+    /// A definition running fake_port.py with `flags`, writing a trace, with the patterns.
+    GeneratorDef fakePort(const std::vector<std::string>& flags, const std::string& token) {
+        GeneratorDef d;
+        d.name = "fake port";
+        d.command = {"python3", STAGELOAD_FAKE_PORT, "--image", "{input}", "--out", "{output}",
+                     "--trace", "{trace}", "--seed", "{seed}"};
+        d.command.insert(d.command.end(), flags.begin(), flags.end());
+        d.trace = "{trace}";
+        d.stagePattern = "^\\[stage\\] (\\w+)";
+        d.progressPattern = "(\\d+)%\\|";
+        d.env = {{"STAGELOAD_TEST_TOKEN", token}};
+        d.source = "fake_port.json";
+        return d;
+    }
+
+    GeneratorRunParams params(GeneratorDef def) {
+        const fs::path run = path(QStringLiteral("run%1").arg(++runs_));
+        GeneratorRunParams p;
+        p.def = std::move(def);
+        p.values.input = path("picture.png");
+        p.values.runDir = run;
+        p.values.output = run / "mesh.glb";
+        p.values.trace = run / "command.trace.jsonl";
+        p.trace = run / "trace.jsonl";
+        p.guard.waitFree = 0;
+        p.guard.killFree = 0;
+        p.guard.poll = 0.2;
+        p.guard.stopGrace = 1.0;
+        return p;
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        std::ofstream(path("picture.png")) << "not read by the fake port";
+    }
+
+    void definitionsAreCheckedWithFileAndField() {
+        QCOMPARE(definitionError("{\"name\": \"x\", \"command\": [\"a\", \"{input}\", \"{{literal}}\"]}"),
+                 std::string("accepted"));
+        const auto missing = definitionError("{\"name\": \"x\"}");
+        QVERIFY2(missing.rfind("command | gen.json", 0) == 0, missing.c_str());
+        const auto unknown = definitionError("{\"name\": \"x\", \"command\": [\"a\", \"{inptu}\"]}");
+        QVERIFY2(unknown.rfind("command[1] |", 0) == 0 && unknown.find("{inptu}") != std::string::npos,
+                 unknown.c_str());
+        const auto regex = definitionError("{\"name\": \"x\", \"command\": [\"a\"], \"stage_pattern\": \"([\"}");
+        QVERIFY2(regex.rfind("stage_pattern |", 0) == 0 && regex.find("bad regex") != std::string::npos,
+                 regex.c_str());
+        const auto group = definitionError("{\"name\": \"x\", \"command\": [\"a\"], \"progress_pattern\": \"\\\\d+%\"}");
+        QVERIFY2(group.rfind("progress_pattern |", 0) == 0, group.c_str());
+        QVERIFY(definitionError("{\"name\": \"x\", \"command\": [\"a\"], \"format\": \"fbx\"}").rfind("format |", 0) == 0);
+        QVERIFY(definitionError("{\"name\": \"x\", \"command\": [\"a\"], \"comand\": []}").rfind("comand |", 0) == 0);
+        QVERIFY(definitionError("{\"command\": [\"a\"]}").rfind("name |", 0) == 0);
+        QVERIFY(definitionError("not json").find("not valid JSON") != std::string::npos);
+        QVERIFY(definitionError("{\"name\": \"x\", \"command\": [\"a\", \"{steps}\"], \"params\": {\"steps\": \"25\"}}") ==
+                "accepted");
+    }
+
+    void placeholdersAreReplaced() {
+        auto d = parseGeneratorDef(
+            "{\"name\": \"x\", \"command\": [\"{stageload}\", \"--in={input}\", \"{seed}/{texture_size}\",\n                \"{steps}\", \"{{x}}\"], \"workdir\": \"{run_dir}\", \"trace\": \"{trace}\",\n                \"env\": {\"A\": \"{seed}\"}, \"params\": {\"steps\": \"25\"}}",
+            "x.json");
+        GeneratorValues v;
+        v.input = "/p/hero.png";
+        v.seed = 42;
+        v.textureSize = 1024;
+        v.runDir = "/runs/1";
+        v.trace = "/runs/1/t.jsonl";
+        v.stageload = "/bin/stageload";
+        v.params = {{"steps", "50"}};
+        const auto c = expandGenerator(d, v);
+        QCOMPARE(c.argv, (std::vector<std::string>{"/bin/stageload", "--in=/p/hero.png", "42/1024", "50", "{x}"}));
+        QCOMPARE(c.workdir, std::string("/runs/1"));
+        QCOMPARE(c.trace, std::string("/runs/1/t.jsonl"));
+        QCOMPARE(c.env.at(0).second, std::string("42"));
+        v.params = {{"stepz", "1"}};
+        QVERIFY_THROWS_EXCEPTION(GeneratorDefError, expandGenerator(d, v));
+        // What the editor saves reads back the same.
+        const auto back = parseGeneratorDef(generatorDefJson(d), "x.json");
+        QCOMPARE(back.command, d.command);
+        QCOMPARE(back.params, d.params);
+    }
+
+    void shippedDefinitionsAreValid() {
+        const auto catalog = findGenerators({STAGELOAD_GENERATORS_SHIPPED});
+        QVERIFY2(catalog.problems.empty(), catalog.problems.empty() ? "" : catalog.problems[0].c_str());
+        QVERIFY(catalog.generators.size() >= 2);
+        for (const auto& f : fs::directory_iterator(fs::path(STAGELOAD_GENERATORS_SHIPPED) / "templates"))
+            readGeneratorDef(f.path());  // throws on a bad template
+    }
+
+    void catalogReportsBadFilesAndKeepsTheRest() {
+        const fs::path d = path("catalog");
+        fs::create_directories(d);
+        std::ofstream(d / "good.json") << "{\"name\": \"good\", \"command\": [\"true\"]}";
+        std::ofstream(d / "bad.json") << "{\"name\": \"bad\", \"command\": [\"x\", \"{nope}\"]}";
+        std::ofstream(d / "notes.txt") << "not a generator";
+        const auto c = findGenerators({d, path("missing-folder")});
+        QCOMPARE(c.generators.size(), std::size_t(1));
+        QCOMPARE(c.generators[0].name, std::string("good"));
+        QCOMPARE(c.problems.size(), std::size_t(1));
+        QVERIFY2(c.problems[0].find("bad.json") != std::string::npos &&
+                     c.problems[0].find("{nope}") != std::string::npos,
+                 c.problems[0].c_str());
+    }
+
+    void followerTakesLinesAsTheyComplete() {
+        const fs::path t = path("follow.jsonl");
+        TraceFollower follow(t);
+        QVERIFY(follow.poll().empty());  // not there yet
+        QVERIFY(!follow.found());
+        append(t, "{\"type\":\"start\",\"interval\":0.1}" "\n" "{\"type\":\"sample\",\"t\":0.5,\"footprint\":100");
+        auto lines = follow.poll();
+        QCOMPARE(lines.size(), std::size_t(1));  // the sample is not finished
+        QVERIFY(lines[0].kind == TraceLine::Kind::Start);
+        append(t, ",\"swap_used\":0,\"level\":50}\nnot json\n{\"type\":\"sample\",\"t\":1e400}\n");
+        append(t, "{\"type\":\"event\",\"kind\":\"stage\",\"stage\":\"shape\",\"t\":0.7}" "\n");
+        lines = follow.poll();
+        QCOMPARE(lines.size(), std::size_t(2));
+        QCOMPARE(lines[0].sample.footprint, std::int64_t(100));
+        QCOMPARE(lines[1].event.name, std::string("shape"));
+        QCOMPARE(follow.badLines(), 2);
+        QVERIFY2(follow.firstProblem().rfind("line 3:", 0) == 0, follow.firstProblem().c_str());
+        append(t, "{\"type\":\"sample\",\"t\":0.9,\"foot");
+        QVERIFY(follow.finish().empty());
+        QVERIFY(follow.halfWritten());
+    }
+
+    void aRunMergesItsStagesAndCountsItsChild() {
+        const std::string token = "gen-merge-" + std::to_string(::getpid());
+        auto p = params(fakePort({"--stages", "preprocess:20,shape:40,texture:60,export:10",
+                                  "--stage-seconds", "0.5", "--child-stage", "shape",
+                                  "--child-mb", "300"},
+                                 token));
+        std::vector<std::string> progressStages;
+        double lastPercent = -1;
+        std::vector<Event> events;
+        p.onProgress = [&](const std::string& s, double pct) {
+            if (progressStages.empty() || progressStages.back() != s) progressStages.push_back(s);
+            if (pct >= 0) lastPercent = pct;
+        };
+        p.onEvent = [&](const Event& e) { events.push_back(e); };
+        const auto r = runGenerator(p);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.stages, (std::vector<std::string>{"preprocess", "shape", "texture", "export"}));
+        QCOMPARE(progressStages, r.stages);
+        QCOMPARE(lastPercent, 100.0);
+        QVERIFY(r.commandTraceFound);
+        QCOMPARE(r.badTraceLines, 0);
+        QVERIFY(fs::exists(p.values.output));
+        QVERIFY(fs::file_size(r.log) > 0);
+
+        const auto trace = readTrace(p.trace.string());
+        QVERIFY(trace.ended);
+        QCOMPARE(trace.start.value("generator", ""), std::string("fake port"));
+        int loads = 0, releases = 0;
+        for (const auto& e : trace.events) {
+            loads += e.kind == EventKind::Load;
+            releases += e.kind == EventKind::Release;
+        }
+        QVERIFY2(loads >= 4 && releases >= 3, qPrintable(QString("%1 loads, %2 releases").arg(loads).arg(releases)));
+        const auto s = summarize(trace);
+        std::optional<std::int64_t> shapePeak, texturePeak;
+        for (const auto& w : s.stages) {
+            if (w.name == "shape") shapePeak = w.peakFootprint;
+            if (w.name == "texture") texturePeak = w.peakFootprint;
+        }
+        QVERIFY(shapePeak && texturePeak);
+        // The parent holds 40 MiB in shape; its child 300 MiB more: only the group's sum has it.
+        QVERIFY2(*shapePeak > 300 * MiB,
+                 qPrintable(QString("shape peak %1 MiB").arg(*shapePeak / MiB)));
+        QVERIFY2(*texturePeak < *shapePeak, "the child's memory went with the child");
+        QVERIFY(processesWith(token).empty());
+    }
+
+    void aRunawayIsStoppedWithItsWholeGroup() {
+        const std::string token = "gen-runaway-" + std::to_string(::getpid());
+        auto p = params(fakePort({"--stages", "load:10,grow:10,export:10", "--stage-seconds", "0.3",
+                                  "--child-stage", "grow", "--child-mb", "20", "--runaway",
+                                  "--ignore-sigterm"},
+                                 token));
+        // Stop when available memory falls 3 points below where it is now (~0.7 GiB on 24 GiB).
+        const double level = readSystemMemory().availablePercent();
+        QVERIFY(level > 10);
+        p.guard.killFree = level - 3;
+        const auto started = std::chrono::steady_clock::now();
+        const auto r = runGenerator(p);
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.guardStop.find("kill-free") != std::string::npos, r.guardStop.c_str());
+        QVERIFY(std::chrono::steady_clock::now() - started < 60s);
+        QVERIFY2(processesWith(token).empty(), "a process of the stopped run is still there");
+        const auto trace = readTrace(p.trace.string());
+        bool marked = false;
+        for (const auto& e : trace.events) marked = marked || e.note.find("guard: stop") != std::string::npos ||
+                                                   e.name.find("guard: stop") != std::string::npos;
+        QVERIFY(marked);
+    }
+
+    void aLateAndGarbledTraceIsFollowed() {
+        auto p = params(fakePort({"--stages", "a:5,b:5", "--stage-seconds", "0.3", "--trace-delay",
+                                  "0.5", "--trace-garbage", "--trace-partial"},
+                                 "gen-late"));
+        const auto r = runGenerator(p);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.commandTraceFound);
+        QVERIFY(r.badTraceLines > 0);
+        QVERIFY(!r.firstBadTraceLine.empty());
+        const auto trace = readTrace(p.trace.string());
+        int stages = 0;
+        for (const auto& e : trace.events) stages += e.kind == EventKind::Stage;
+        QVERIFY(stages >= 2);
+    }
+
+    void failuresAreExitCodesWithTheirStderr() {
+        auto failing = params(fakePort({"--stages", "a:5", "--stage-seconds", "0.1", "--exit-code", "5"}, "gen-f"));
+        auto r = runGenerator(failing);
+        QCOMPARE(r.exitCode, 5);
+        QVERIFY(!r.stderrTail.empty());
+        QVERIFY2(r.stderrTail.back().find("failing on purpose") != std::string::npos, r.stderrTail.back().c_str());
+
+        GeneratorDef missing;
+        missing.name = "missing";
+        missing.command = {"/nonexistent/generator", "{input}"};
+        r = runGenerator(params(missing));
+        QCOMPARE(r.exitCode, 127);
+
+        GeneratorDef noFolder = missing;
+        noFolder.command = {"true"};
+        noFolder.workdir = "/nonexistent/folder";
+        r = runGenerator(params(noFolder));
+        QCOMPARE(r.exitCode, 127);
+        QVERIFY(r.stderrTail.at(0).find("/nonexistent/folder") != std::string::npos);
+    }
+
+    void cancelStopsTheGroup() {
+        const std::string token = "gen-cancel-" + std::to_string(::getpid());
+        auto p = params(fakePort({"--stages", "a:5,b:5", "--stage-seconds", "30", "--ignore-sigterm"}, token));
+        std::atomic<bool> cancel{false};
+        p.cancel = &cancel;
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(1s);
+            cancel.store(true);
+        });
+        const auto r = runGenerator(p);
+        canceller.join();
+        QCOMPARE(r.exitCode, 130);
+        QVERIFY(processesWith(token).empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGenerator)
+#include "test_generator.moc"

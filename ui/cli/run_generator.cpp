@@ -1,0 +1,133 @@
+#include "ui/cli/run_generator.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "engine/api/generator_job.h"
+#include "engine/export/mesh_export.h"
+#include "guard/core/atomic_file.h"
+#include "guard/core/text.h"
+#include "guard/core/units.h"
+#include "guard/trace/summary.h"
+#include "guard/trace/trace_reader.h"
+
+namespace stageload::cli {
+namespace {
+
+std::filesystem::path selfPath() {
+    std::error_code ec;
+    return std::filesystem::read_symlink("/proc/self/exe", ec);
+}
+
+// Keeps the generator's mesh at `out`: the same bytes when the format matches, else converted.
+void keepMesh(const GeneratorJobResult& job, const std::filesystem::path& out) {
+    if (asciiLower(out.extension().string()) == asciiLower(job.meshFile.extension().string())) {
+        std::ifstream in(job.meshFile, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        writeFileAtomically(out, bytes);
+        std::printf("wrote %s\n", out.c_str());
+        return;
+    }
+    for (const auto& f : writeMeshFile(job.mesh, out)) std::printf("wrote %s\n", f.c_str());
+}
+
+// The per-stage table of the run's trace, as `stageload summary` prints it.
+void printStages(const std::filesystem::path& trace) {
+    try {
+        std::printf("\n%s", formatTable(summarize(readTrace(trace.string()))).c_str());
+    } catch (const Error& e) {
+        std::fprintf(stderr, "stageload: note: no per-stage table: %s\n", e.what());
+    }
+}
+
+}  // namespace
+
+int runGeneratorCommand(const GeneratorOptions& o) {
+    GeneratorRunParams p;
+    try {
+        p.def = readGeneratorDef(o.generator);
+        validateMeshOutput(o.output);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "stageload: error: %s\n", e.what());
+        return 2;
+    }
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(o.input, ec)) {
+        std::fprintf(stderr, "stageload: error: %s: no such picture; check the path\n", o.input.c_str());
+        return 66;
+    }
+    const std::filesystem::path out(o.output);
+    const std::filesystem::path runDir =
+        o.runDir.empty() ? out.parent_path() / (out.stem().string() + ".run") : std::filesystem::path(o.runDir);
+    p.values.input = std::filesystem::absolute(o.input, ec);
+    p.values.runDir = std::filesystem::absolute(runDir, ec);
+    p.values.output = p.values.runDir / ("mesh." + p.def.format);
+    p.values.trace = p.values.runDir / "command.trace.jsonl";
+    p.values.seed = o.settings.seed;
+    p.values.textureSize = o.settings.textureSize;
+    p.values.stageload = stageloadCommandNear(selfPath());
+    p.values.params = o.params;
+    p.trace = o.trace.empty() ? p.values.runDir / "trace.jsonl" : std::filesystem::absolute(o.trace, ec);
+    p.guard = o.guard;
+    p.sampleInterval = o.sampleInterval;
+    std::filesystem::remove(p.values.output, ec);  // a mesh left by an earlier run is not this run's
+
+    double lastShown = -10.0;
+    std::string stage;
+    double percent = -1.0;
+    std::int64_t footprint = 0;
+    p.onProgress = [&](const std::string& s, double pct) {
+        if (s != stage) std::fprintf(stderr, "[stage] %s\n", s.c_str());
+        stage = s;
+        percent = pct;
+    };
+    p.onSample = [&](const MemorySample& s) { footprint = s.footprint; };  // read on this thread
+    p.onEvent = [&](const Event& e) {
+        if (e.kind == EventKind::Load || e.kind == EventKind::Release)
+            std::fprintf(stderr, "  %s %s (%s)\n", std::string(toString(e.kind)).c_str(),
+                         e.name.c_str(), formatBytes(e.nbytes).c_str());
+    };
+    p.onOutput = [&](const std::string&, bool) {
+        // A status line at most every 2 s: stage, percent, the group's footprint.
+        const double t = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now().time_since_epoch()).count();
+        if (t - lastShown < 2.0) return;
+        lastShown = t;
+        std::fprintf(stderr, "  %s%s, group %s\n", stage.empty() ? "running" : stage.c_str(),
+                     percent >= 0 ? (" " + std::to_string(static_cast<int>(percent)) + "%").c_str() : "",
+                     formatBytes(footprint).c_str());
+    };
+    p.onGuardLog = [](const GuardLogEntry& e) {
+        std::fprintf(stderr, "%s\n", e.line().c_str());
+        std::fflush(stderr);
+    };
+    // Ctrl+C reaches the guard (it blocks SIGINT while it runs): it stops the group, exit 130.
+
+    std::fprintf(stderr, "stageload: running '%s' (%s); its output: %s\n", p.def.name.c_str(),
+                 p.def.source.c_str(), (p.values.runDir / "command.log").c_str());
+    const auto job = runGeneratorJob(p);
+    for (const auto& n : job.notices) std::fprintf(stderr, "stageload: note: %s\n", n.c_str());
+    if (!job.ok()) {
+        std::fprintf(stderr, "stageload: error: %s\n", job.message.c_str());
+        if (std::filesystem::exists(p.trace, ec)) {
+            printStages(p.trace);
+            std::printf("trace written to %s\n", p.trace.c_str());
+        }
+        return job.exitCode();
+    }
+    try {
+        keepMesh(job, out);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "stageload: error: %s\n", e.what());
+        return 73;
+    }
+    printStages(p.trace);
+    std::printf("%s\n", job.message.c_str());
+    std::printf("trace written to %s\n", p.trace.c_str());
+    return 0;
+}
+
+}  // namespace stageload::cli
