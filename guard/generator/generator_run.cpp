@@ -60,6 +60,11 @@ public:
         err_ = cmd.stderrFd();
     }
     void meterStarted(Meter& meter) { meter_ = &meter; }
+    /// The command's own footprint as its trace last said, NaN before its first sample.
+    double ownFootprint() const {
+        const auto v = ownFootprint_.load();
+        return v < 0 ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(v);
+    }
     void guardLog(const GuardLogEntry& e) {
         log_ << e.line() << '\n' << std::flush;
         if (e.what == "stop") r_.guardStop = e.message;
@@ -129,6 +134,7 @@ private:
         const double t = now();
         if (line.kind == TraceLine::Kind::Sample) {
             offset_ = std::min(offset_, t - line.sample.t);
+            ownFootprint_.store(line.sample.footprint);
             if (p_.onCommandSample) {
                 MemorySample s = line.sample;
                 s.t += offset_;
@@ -164,6 +170,7 @@ private:
     Meter* meter_ = nullptr;
     std::string stage_;
     double offset_ = std::numeric_limits<double>::infinity();
+    std::atomic<std::int64_t> ownFootprint_{-1};  ///< read by the meter's thread
 };
 
 }  // namespace
@@ -200,6 +207,8 @@ GeneratorRunResult runGenerator(const GeneratorRunParams& p) {
     guard.hooks.started = [&](const GroupCommand& c) { session.started(c); };
     guard.hooks.meterStarted = [&](Meter& m) { session.meterStarted(m); };
     guard.hooks.onSample = p.onSample;
+    if (!cmd.trace.empty())
+        guard.hooks.extraReaders = {{kCommandFootprintKey, [&session] { return session.ownFootprint(); }}};
     guard.hooks.traceMeta = {{"generator", p.def.name},
                              {"generator_file", p.def.source.string()},
                              {"input", p.values.input.string()},

@@ -34,6 +34,10 @@
 
 namespace stageload {
 
+/// The key of the run's samples that carries the command's own footprint (from its trace), so
+/// the chart can draw it beside the whole group's.
+inline constexpr const char* kCommandFootprintKey = "command_footprint";
+
 struct GeneratorRunParams {
     GeneratorDef def;
     GeneratorValues values;           ///< runDir is created when missing

@@ -24,7 +24,8 @@ MemorySample MemoryReaders::read(double t) const {
     s.level = m.availablePercent();
     s.available = m.available;
     s.extra.reserve(extra.size());
-    for (const auto& [key, fn] : extra) s.extra.emplace_back(key, fn());
+    for (const auto& [key, fn] : extra)
+        if (const double v = fn(); std::isfinite(v)) s.extra.emplace_back(key, v);  // NaN: none now
     return s;
 }
 

@@ -39,6 +39,7 @@ struct MemorySample {
 struct MemoryReaders {
     std::function<std::int64_t()> footprint;  ///< required
     std::function<SystemMemory()> system;     ///< required
+    /// Extra keys; a reader that returns NaN (no value at the moment) adds nothing.
     std::vector<std::pair<std::string, std::function<double()>>> extra;
 
     /// Calls every reader once. Throws what they throw.

@@ -136,6 +136,7 @@ int Guard::run(const std::vector<std::string>& argv) {
         mp.tracePath = params_.tracePath;
         mp.interval = params_.traceInterval;
         mp.readers = groupReaders(cmd->pgid());
+        for (const auto& reader : hooks.extraReaders) mp.readers.extra.push_back(reader);
         mp.meta = {{"command", argv}, {"pgid", cmd->pgid()}, {"guard", "stageload"}};
         mp.meta.update(hooks.traceMeta);
         mp.onSample = hooks.onSample;

@@ -66,6 +66,8 @@ struct GuardHooks {
     std::function<void(Meter&)> meterStarted;
     /// Every sample of the run's meter (the group's memory), on the meter's thread.
     std::function<void(const MemorySample&)> onSample;
+    /// More keys for the run's samples (called on the meter's thread; NaN: no value now).
+    std::vector<std::pair<std::string, std::function<double()>>> extraReaders;
     /// Extra keys of the trace's start line.
     nlohmann::json traceMeta = nlohmann::json::object();
     /// True: stop (waiting: give up; running: stop the group) and return kExitCancelled.

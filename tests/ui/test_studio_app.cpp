@@ -6,6 +6,9 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
@@ -230,6 +233,76 @@ private slots:
         for (int y = 0; y < image.height(); y += 4)
             for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
         QVERIFY2(colours.size() > 500, qPrintable(QString::number(colours.size())));
+    }
+
+    /// A generator file running tests/generators/fake_port.py with `flags`.
+    QString fakePort(const QString& name, const QStringList& flags) {
+        QStringList args{QStringLiteral("python3"), QStringLiteral(STAGELOAD_FAKE_PORT),
+                         QStringLiteral("--image"), QStringLiteral("{input}"), QStringLiteral("--out"),
+                         QStringLiteral("{output}"), QStringLiteral("--trace"), QStringLiteral("{trace}"),
+                         QStringLiteral("--stage-seconds"), QStringLiteral("0.3")};
+        args += flags;
+        QJsonObject def{{"name", name},
+                        {"command", QJsonArray::fromStringList(args)},
+                        {"trace", "{trace}"},
+                        {"stage_pattern", "^\\[stage\\] (\\w+)"},
+                        {"progress_pattern", "(\\d+)%\\|"}};
+        const QString file = out_.filePath(name + QStringLiteral(".json"));
+        QFile f(file);
+        if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(file));
+        f.write(QJsonDocument(def).toJson());
+        return file;
+    }
+
+    void scriptedModeRunsAGeneratorAndShowsItsMesh() {
+        const QString shot = out_.filePath(QStringLiteral("generator.png"));
+        QProcess app;
+        app.start(QStringLiteral(STAGELOAD_STUDIO_EXE),
+                  {kSamples + QStringLiteral("/knight_alpha.png"), QStringLiteral("--generator"),
+                   fakePort(QStringLiteral("fake-port"),
+                            {QStringLiteral("--stages"), QStringLiteral("a:20,b:60,c:10"),
+                             QStringLiteral("--child-stage"), QStringLiteral("b")}),
+                   QStringLiteral("--generate"), QStringLiteral("--screenshot"), shot,
+                   QStringLiteral("--quit-when-done")});
+        QVERIFY(app.waitForFinished(120000));
+        const QString err = QString::fromUtf8(app.readAllStandardError());
+        QVERIFY2(app.exitStatus() == QProcess::NormalExit && app.exitCode() == 0, qPrintable(err));
+        QVERIFY2(err.contains(QLatin1String("fake-port: stage b")), qPrintable(err));
+        QImage image(shot);
+        QVERIFY(!image.isNull());
+        // The run is in the history with its mesh, its log and both traces.
+        RunHistory history;
+        const auto runs = history.list();
+        QVERIFY(!runs.isEmpty());
+        const RunRecord& last = runs.first();
+        QCOMPARE(last.pipeline, QStringLiteral("fake-port"));
+        QCOMPARE(last.status, QStringLiteral("done"));
+        for (const char* file : {"mesh.glb", "command.log", "command.trace.jsonl", "trace.jsonl"})
+            QVERIFY2(QFileInfo::exists(last.filePath(QLatin1String(file))), file);
+    }
+
+    void scriptedModeExits3WhenTheGuardStopsAGenerator() {
+        {
+            QSettings s;  // the app reads its thresholds from the settings the test home holds
+            s.setValue(QStringLiteral("guard/waitFree"), 0.0);
+            s.setValue(QStringLiteral("guard/killFree"), 90.0);
+            s.setValue(QStringLiteral("guard/poll"), 0.2);
+        }
+        QProcess app;
+        app.start(QStringLiteral(STAGELOAD_STUDIO_EXE),
+                  {kSamples + QStringLiteral("/knight_alpha.png"), QStringLiteral("--generator"),
+                   fakePort(QStringLiteral("runaway"),
+                            {QStringLiteral("--stages"), QStringLiteral("a:10,grow:10,c:10"),
+                             QStringLiteral("--runaway"), QStringLiteral("--ignore-sigterm")}),
+                   QStringLiteral("--generate"), QStringLiteral("--quit-when-done")});
+        QVERIFY(app.waitForFinished(120000));
+        {
+            QSettings s;
+            for (const char* key : {"guard/waitFree", "guard/killFree", "guard/poll"}) s.remove(QLatin1String(key));
+        }
+        const QString err = QString::fromUtf8(app.readAllStandardError());
+        QVERIFY2(app.exitCode() == 3, qPrintable(err));
+        QVERIFY2(err.contains(QLatin1String("Stopped by the guard")), qPrintable(err));
     }
 
     void scriptedModeReportsBadInput() {

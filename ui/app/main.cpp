@@ -1,5 +1,7 @@
 // `stageload-studio [IMAGE]`: the desktop app. Scripted mode (tests, docs, benchmarks):
-//   stageload-studio IMAGE --generate --screenshot OUT.png --quit-when-done [--benchmark]
+//   stageload-studio IMAGE [--generator FILE.json] --generate --screenshot OUT.png
+//                    --quit-when-done [--benchmark]
+// Exit codes there: 0 the run made a mesh, 3 the guard stopped it, 1 otherwise, 2 bad flags.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -41,7 +43,10 @@ int main(int argc, char** argv) {
                                   QStringLiteral("Quit after the run (exit 0 when it made a mesh)"));
     const QCommandLineOption benchmark(QStringLiteral("benchmark"),
                                        QStringLiteral("Print launch time and GUI latency during the run"));
-    cli.addOptions({generate, screenshot, quit, benchmark});
+    const QCommandLineOption generator(QStringLiteral("generator"),
+                                       QStringLiteral("Use this generator definition (JSON) as the pipeline"),
+                                       QStringLiteral("file"));
+    cli.addOptions({generate, screenshot, quit, benchmark, generator});
     cli.process(app);
 
     const QStringList positional = cli.positionalArguments();
@@ -68,6 +73,7 @@ int main(int argc, char** argv) {
     window.setScripted(options.any());
     window.show();
     if (!positional.isEmpty() && !window.openPicture(positional.first()) && options.any()) return 1;
+    if (cli.isSet(generator) && !window.useGenerator(cli.value(generator)) && options.any()) return 2;
 
     stageload::studio::ScriptedSession session(window, options, launch);
     if (options.any()) session.begin();

@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include "engine/api/run_meta.h"
+#include "guard/generator/generator_run.h"
 #include "engine/pipelines/character/character_run.h"
 #include "ui/app/blender_launcher.h"
 #include "ui/app/history_panel.h"
@@ -31,6 +32,14 @@
 
 namespace stageload::studio {
 namespace {
+
+// The generator definitions this project ships: installed beside the program
+// (../share/stageload/generators), else in the source tree it was built from.
+std::string shippedGeneratorsDir() {
+    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/stageload/generators");
+    if (QFileInfo(installed).isDir()) return installed.toStdString();
+    return STAGELOAD_SOURCE_DIR "/resources/generators";
+}
 
 QStringList toQStrings(const std::vector<std::string>& v) {
     QStringList out;
@@ -68,6 +77,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), blender_(blenderE
     refreshHistory(&broken);
     for (const auto& w : broken) spdlog::warn("history: {}", w.toStdString());
 
+    reloadGenerators();
     settingsPanel_->setSettings(settings_);
     guardPanel_->setParams(settings_.guard, settings_.guardEnabled);
     guardPanel_->showIdle();
@@ -136,7 +146,42 @@ void MainWindow::buildLayout() {
     });
 }
 
+int MainWindow::reloadGenerators() {
+    generators_ = findGenerators(generatorDirs(shippedGeneratorsDir()));
+    for (const auto& p : generators_.problems) spdlog::warn("generators: {}", p);
+    settingsPanel_->setGenerators(generators_.generators);
+    spdlog::info("{} generator(s) found", generators_.generators.size());
+    return static_cast<int>(generators_.generators.size());
+}
+
+const GeneratorDef* MainWindow::findGenerator(const QString& file) const {
+    for (const auto& g : generators_.generators)
+        if (QString::fromStdString(g.source.string()) == file) return &g;
+    return nullptr;
+}
+
+bool MainWindow::useGenerator(const QString& file) {
+    const QString path = QFileInfo(file).absoluteFilePath();
+    if (!findGenerator(path)) {
+        try {
+            generators_.generators.push_back(readGeneratorDef(path.toStdString()));
+        } catch (const stageload::Error& e) {
+            report(tr("Cannot use the generator"), QString::fromStdString(e.what()));
+            return false;
+        }
+        settingsPanel_->setGenerators(generators_.generators);
+    }
+    StudioSettings s = currentSettings();
+    s.generator = path;
+    settingsPanel_->setSettings(s);
+    return true;
+}
+
 void MainWindow::connectRuns() {
+    connect(&runs_, &RunController::percentChanged, this, [this](double percent) {
+        percent_ = percent;
+        updateProgress();
+    });
     connect(&runs_, &RunController::sampled, chart_, &MemoryChart::appendSample);
     connect(&runs_, &RunController::eventHappened, chart_, &MemoryChart::appendEvent);
     connect(&runs_, &RunController::cutoutReady, inputPanel_, &InputPanel::setCutout);
@@ -189,12 +234,22 @@ bool MainWindow::generate() {
     }
     settings_ = s;
 
+    const GeneratorDef* generator = s.generator.isEmpty() ? nullptr : findGenerator(s.generator);
+    if (!s.generator.isEmpty() && !generator) {
+        report(tr("Cannot use the generator"),
+               tr("%1 is no longer there or no longer valid; choose another pipeline.").arg(s.generator));
+        return false;
+    }
     RunRecord record;
     try {
-        record = history_.create(inputPanel_->picture(), QString::fromStdString(s.run.pipeline),
+        record = history_.create(inputPanel_->picture(),
+                                 generator ? QString::fromStdString(generator->name)
+                                           : QString::fromStdString(s.run.pipeline),
                                  QString::fromUtf8(choiceName(s.run.mode).data()),
                                  settingsJson(s, inputPanel_->picture()));
-        record.output = record.filePath(QStringLiteral("mesh.glb"));
+        record.output = record.filePath(
+            generator ? QStringLiteral("mesh.") + QString::fromStdString(generator->format)
+                      : QStringLiteral("mesh.glb"));
         record.trace = record.filePath(QStringLiteral("trace.jsonl"));
         record.cutout = record.filePath(QStringLiteral("cutout.png"));
         history_.save(record);
@@ -211,13 +266,22 @@ bool MainWindow::generate() {
     request.run = s.run;
     request.guardEnabled = s.guardEnabled;
     request.guard = s.guard;
+    if (generator) {
+        request.generator = *generator;
+        request.runDir = record.dir;
+        request.stageloadCommand = QString::fromStdString(
+            stageloadCommandNear(QCoreApplication::applicationFilePath().toStdString()).string());
+    }
     if (!runs_.start(std::move(request))) return false;
     running_ = record;
 
     eta_.learn(refreshHistory(), record.pipeline, record.loadMode);  // the new run is listed too
     inputPanel_->clearCutout();
-    chart_->beginRun(tr("%1, %2").arg(QFileInfo(record.input).fileName(), record.loadMode));
+    chart_->beginRun(tr("%1, %2").arg(QFileInfo(record.input).fileName(),
+                                      generator ? record.pipeline : record.loadMode));
     stageIndex_ = -1;
+    stage_.clear();
+    percent_ = -1.0;
     progress_->setRange(0, static_cast<int>(stages_.size()));
     progress_->setValue(0);
     progress_->setFormat(s.guardEnabled ? tr("Waiting for the guard…") : tr("Starting…"));
@@ -242,8 +306,10 @@ void MainWindow::onStage(const QString& stage, int index, int count, bool begins
         return;
     }
     stageIndex_ = index;
+    stage_ = stage;
+    percent_ = -1.0;
     stageClock_.start();
-    progress_->setRange(0, count);
+    progress_->setRange(0, count);  // 0: a generator's stages are not known ahead (busy bar)
     updateProgress();
 }
 
@@ -252,6 +318,12 @@ void MainWindow::updateProgress() {
         const double waited = guardSeconds_ + guardClock_.elapsed() / 1000.0;
         guardPanel_->showState(guardState_, guardReason_, waited);
         progress_->setFormat(tr("Waiting for room: %1 s").arg(static_cast<int>(waited)));
+    }
+    if (progress_->maximum() == 0 && !stage_.isEmpty()) {  // a generator
+        progress_->setFormat(percent_ >= 0 ? tr("%1 · %2 %").arg(stage_).arg(static_cast<int>(percent_))
+                                           : stage_);
+        statusBar()->showMessage(progress_->format());
+        return;
     }
     if (stageIndex_ < 0 || stageIndex_ >= stages_.size()) return;
     QString text = tr("%1 (%2/%3)").arg(stages_[stageIndex_]).arg(stageIndex_ + 1).arg(stages_.size());
@@ -308,8 +380,9 @@ void MainWindow::onRunFinished(const GenerateOutcome& outcome) {
             mesh_ = outcome.mesh;
             meshPanel_->view()->setMesh(*outcome.mesh);
             for (const auto& n : outcome.notices) spdlog::warn("{}", n.toStdString());
-            spdlog::info("done: {} ({}; mesh {})", outcome.message.toStdString(),
-                         outcome.maskSource.toStdString(), outcome.meshCheck.toStdString());
+            spdlog::info("done: {} (mesh {}{})", outcome.message.toStdString(),
+                         outcome.meshCheck.toStdString(),
+                         outcome.maskSource.isEmpty() ? "" : "; subject from " + outcome.maskSource.toStdString());
             statusBar()->showMessage(tr("Done: %1").arg(outcome.message));
             break;
         case RunEnd::Cancelled:
@@ -347,7 +420,11 @@ void MainWindow::updateActions() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (runs_.isRunning()) {
         if (!scripted_ &&
-            QMessageBox::question(this, tr("Quit"), tr("A run is going. Cancel it and quit?")) != QMessageBox::Yes) {
+            QMessageBox::question(this, tr("Quit"),
+                                  running_ && running_->pipeline != QStringLiteral("character")
+                                      ? tr("'%1' is running. Stop its whole process group and quit?")
+                                            .arg(running_->pipeline)
+                                      : tr("A run is going. Cancel it and quit?")) != QMessageBox::Yes) {
             event->ignore();
             return;
         }

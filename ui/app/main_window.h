@@ -17,6 +17,7 @@
 #include <QTimer>
 #include <memory>
 
+#include "guard/generator/generator_def.h"
 #include "ui/studio/eta_model.h"
 #include "ui/studio/run_history.h"
 #include "ui/studio/studio_settings.h"
@@ -63,6 +64,14 @@ public:
     void cancel();
     bool isRunning() const { return runs_.isRunning(); }
 
+    /// Reads the generator definitions again (user folder, then the shipped ones) and lists
+    /// them in the Pipeline menu; problems go to the log. Returns how many were found.
+    int reloadGenerators();
+    const GeneratorCatalog& generators() const { return generators_; }
+    /// Selects the generator defined in `file` (loading it when it is not in the catalog yet)
+    /// as the pipeline of the next run; false with a message when the file is refused.
+    bool useGenerator(const QString& file);
+
     MeshPanel* meshPanel() const { return meshPanel_; }
     MemoryChart* chart() const { return chart_; }
     GuardPanel* guardPanel() const { return guardPanel_; }
@@ -103,7 +112,10 @@ private:
     void saveChart();
     void openAny(const QString& path);
 
+    const GeneratorDef* findGenerator(const QString& file) const;
+
     StudioSettings settings_;
+    GeneratorCatalog generators_;
     RunHistory history_;
     EtaModel eta_;
     RunController runs_;
@@ -134,6 +146,8 @@ private:
     QTimer tick_;
     QStringList stages_;
     int stageIndex_ = -1;
+    QString stage_;          ///< a generator's current stage (its stages are not known ahead)
+    double percent_ = -1.0;  ///< a generator's percent in that stage, -1 when none
     QElapsedTimer stageClock_;
     stageload::GuardState guardState_ = stageload::GuardState::Waiting;
     bool guardActive_ = false;

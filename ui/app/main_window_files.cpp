@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <QAction>
+#include <QDesktopServices>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -13,6 +15,7 @@
 #include <QMimeData>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QUrl>
 
 #include "engine/export/mesh_export.h"
 #include "guard/trace/trace_reader.h"
@@ -68,6 +71,19 @@ void MainWindow::buildActions() {
                                      [this] { generate(); });
     generateAction_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
     cancelAction_ = run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancel);
+
+    run->addSeparator();
+    run->addAction(tr("&Reload Generators"), this, [this] {
+        const int n = reloadGenerators();
+        statusBar()->showMessage(tr("%n generator(s) found", nullptr, n));
+    });
+    run->addAction(tr("Open the &Generators Folder"), this, [] {
+        const auto dirs = generatorDirs({});
+        const QString dir = QString::fromStdString(dirs.empty() ? std::string() : dirs.front().string());
+        if (dir.isEmpty()) return;
+        QDir().mkpath(dir);
+        QDesktopServices::openUrl(QUrl::fromLocalFile(dir));
+    });
 
     auto* view = menuBar()->addMenu(tr("&View"));
     for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());

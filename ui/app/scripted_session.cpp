@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "guard/process/process_list.h"
+#include "guard/runner/guard_runner.h"
 #include "ui/app/main_window.h"
 #include "ui/view/mesh_panel.h"
 #include "ui/view/mesh_view.h"
@@ -64,7 +65,8 @@ void ScriptedSession::onRunFinished(const GenerateOutcome& outcome) {
     if (outcome.end != RunEnd::Done) {
         std::fprintf(stderr, "stageload-studio: %s: %s\n", qPrintable(outcome.title),
                      qPrintable(outcome.message));
-        exitCode_ = 1;
+        // A run the guard stopped exits 3, as `stageload run` and `stageload guard` do.
+        exitCode_ = outcome.exitCode == kExitStoppedByGuard ? kExitStoppedByGuard : 1;
         if (options_.quitWhenDone) finish(exitCode_);
         return;
     }

@@ -1,6 +1,7 @@
 #pragma once
 // Scripted mode, for tests, docs and benchmarks:
-//   stageload-studio IMAGE --generate --screenshot OUT.png --quit-when-done [--benchmark]
+//   stageload-studio IMAGE [--generator FILE.json] --generate --screenshot OUT.png --quit-when-done
+//                    [--benchmark]
 // generates the picture, waits until the mesh has been drawn, saves a screenshot of the window
 // and quits with 0 when the run was done (1 otherwise, the reason on stderr). Everything starts
 // once the window's first frame has been painted, 3D view included, as a user would see it.

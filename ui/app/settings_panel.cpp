@@ -7,6 +7,7 @@
 #include <QThread>
 #include <QToolButton>
 #include <algorithm>
+#include <cstring>
 
 namespace stageload::studio {
 namespace {
@@ -129,6 +130,23 @@ SettingsPanel::SettingsPanel(const QStringList& devices, QWidget* parent) : QWid
     setSettings(StudioSettings{});
 }
 
+constexpr auto kGeneratorPrefix = "generator:";
+
+void SettingsPanel::setGenerators(const std::vector<GeneratorDef>& generators) {
+    auto* box = static_cast<QComboBox*>(field(RunField::Pipeline));
+    const QVariant current = box->currentData();
+    for (int i = box->count() - 1; i >= 0; --i)
+        if (box->itemData(i).toString().startsWith(QLatin1String(kGeneratorPrefix))) box->removeItem(i);
+    for (const auto& g : generators) {
+        box->addItem(QString::fromStdString(g.name),
+                     QLatin1String(kGeneratorPrefix) + QString::fromStdString(g.source.string()));
+        box->setItemData(box->count() - 1,
+                         QString::fromStdString(g.description.empty() ? g.source.string() : g.description),
+                         Qt::ToolTipRole);
+    }
+    box->setCurrentIndex(std::max(0, box->findData(current)));
+}
+
 QComboBox* SettingsPanel::textureSize() const {
     return static_cast<QComboBox*>(field(RunField::TextureSize));
 }
@@ -140,12 +158,23 @@ QSpinBox* SettingsPanel::triangles() const {
 void SettingsPanel::setSettings(const StudioSettings& s) {
     for (const auto& [f, w] : fields_)
         setValueText(w, QString::fromStdString(settingText(s.run, f)));
+    if (!s.generator.isEmpty()) {
+        auto* box = static_cast<QComboBox*>(field(RunField::Pipeline));
+        const int i = box->findData(QLatin1String(kGeneratorPrefix) + s.generator);
+        if (i >= 0) box->setCurrentIndex(i);
+    }
 }
 
 void SettingsPanel::applyTo(StudioSettings& s) const {
+    s.generator.clear();
     for (const auto& [f, w] : fields_) {
+        const QString value = valueText(w);
+        if (f == RunField::Pipeline && value.startsWith(QLatin1String(kGeneratorPrefix))) {
+            s.generator = value.mid(int(std::strlen(kGeneratorPrefix)));
+            continue;
+        }
         try {
-            setSetting(s.run, f, valueText(w).toStdString());
+            setSetting(s.run, f, value.toStdString());
         } catch (const SettingError&) {
             // Cannot happen: every widget holds only values of its setting.
         }

@@ -16,6 +16,7 @@
 #include <QWidget>
 #include <map>
 
+#include "guard/generator/generator_def.h"
 #include "ui/studio/studio_settings.h"
 
 namespace stageload::studio {
@@ -27,6 +28,9 @@ public:
     /// `devices`: what this LibTorch build can run on ("cpu" first).
     explicit SettingsPanel(const QStringList& devices, QWidget* parent = nullptr);
 
+    /// Lists `generators` after the built-in pipelines in the Pipeline menu (replacing earlier
+    /// ones); the selection is kept when it is still there.
+    void setGenerators(const std::vector<stageload::GeneratorDef>& generators);
     void setSettings(const StudioSettings& s);
     /// Writes the run fields of the form into `s` (the guard and file fields stay).
     void applyTo(StudioSettings& s) const;

@@ -6,6 +6,8 @@
 // Series keep their colour across runs; an overlaid run is drawn dashed and lighter. Pure
 // functions, thread-safe (they only build values).
 
+#include <array>
+
 #include <QColor>
 #include <QPen>
 #include <QString>
@@ -17,8 +19,13 @@ namespace stageload::chart {
 // Available memory is drawn as a percentage on the right axis (Level), the way the guard's
 // --wait-free and --kill-free read it: in GiB beside a small process on a big machine it would
 // flatten every other line.
-enum class Series { Footprint, Swap, Gpu, Level };
-inline constexpr std::size_t kSeriesCount = 4;
+// Command: a generator's own footprint from the trace it writes (the "command_footprint" key of
+// the run's samples), beside its whole group's.
+enum class Series { Footprint, Swap, Gpu, Level, Command };
+/// Every series, in legend order: the one list the chart, its hover and its graphs iterate.
+inline constexpr std::array<Series, 5> kAllSeries{Series::Footprint, Series::Command, Series::Swap,
+                                                  Series::Gpu, Series::Level};
+inline constexpr std::size_t kSeriesCount = kAllSeries.size();
 
 }  // namespace stageload::chart
 
@@ -34,6 +41,8 @@ inline QColor seriesColor(Series s) {
             return QColor(0xc6, 0x28, 0x28);  // red
         case Series::Gpu:
             return QColor(0x6a, 0x1b, 0x9a);  // purple
+        case Series::Command:
+            return QColor(0x42, 0xa5, 0xf5);  // light blue: part of the footprint's group
     }
     return Qt::black;
 }
@@ -48,6 +57,8 @@ inline QString seriesName(Series s) {
             return QStringLiteral("GPU memory");
         case Series::Level:
             return QStringLiteral("available % (right axis)");
+        case Series::Command:
+            return QStringLiteral("own footprint");
     }
     return {};
 }

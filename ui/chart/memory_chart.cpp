@@ -346,7 +346,7 @@ void MemoryChart::updateLegend() {
     graphs_->setLegendLabel(labelled);
     graphs_->addToLegend();
     int perRow = 0;
-    for (Series s : {Series::Footprint, Series::Swap, Series::Gpu, Series::Level})
+    for (Series s : kAllSeries)
         perRow += graphs_->isShown(s) ? 1 : 0;
     bool kinds[3] = {false, false, false};  // load, reload, release
     for (const auto& tick : ticks_)
@@ -363,7 +363,7 @@ void MemoryChart::updateLegend() {
         o.graphs->setLegendLabel(true);
         o.graphs->addToLegend();
     }
-    plot_->legend->setWrap(std::max(perRow, 3));
+    plot_->legend->setWrap(std::clamp(perRow, 3, 5));  // more than five: a second row
     plot_->legend->setVisible(plot_->legend->itemCount() > 0);
 }
 

@@ -45,7 +45,7 @@ QStringList readout(const RunData& run, const RunGraphs& graphs, double t) {
     QStringList lines;
     const MemorySample* s = run.sampleAt(t);
     if (!s || t < 0 || t > run.lastT()) return lines;
-    for (Series series : {Series::Footprint, Series::Swap, Series::Gpu, Series::Level}) {
+    for (Series series : kAllSeries) {
         if (!graphs.isShown(series)) continue;
         const auto v = RunGraphs::plotValue(series, *s);
         if (!v) continue;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "guard/generator/generator_run.h"
+
 namespace stageload::chart {
 
 RunData::RunData(Trace trace) {
@@ -10,7 +12,7 @@ RunData::RunData(Trace trace) {
 
 void RunData::forget() {
     ticks_ = 0;
-    hasAvailable_ = hasGpu_ = false;
+    hasAvailable_ = hasGpu_ = hasCommand_ = false;
     lastT_ = maxBytes_ = 0.0;
     ++revision_;
 }
@@ -52,6 +54,10 @@ void RunData::note(const MemorySample& s) {
         hasGpu_ = true;
         top = std::max(top, *gpu);
     }
+    if (const auto own = commandBytes(s)) {
+        hasCommand_ = true;
+        top = std::max(top, *own);
+    }
     maxBytes_ = std::max(maxBytes_, top);
 }
 
@@ -90,6 +96,12 @@ std::optional<double> RunData::gpuBytes(const MemorySample& sample) {
     for (const char* key : {"gpu", "cuda"})
         for (const auto& [name, value] : sample.extra)
             if (name == key) return value;
+    return std::nullopt;
+}
+
+std::optional<double> RunData::commandBytes(const MemorySample& sample) {
+    for (const auto& [name, value] : sample.extra)
+        if (name == kCommandFootprintKey) return value;
     return std::nullopt;
 }
 

@@ -60,6 +60,8 @@ public:
     bool hasAvailable() const { return hasAvailable_; }
     /// Some sample carries GPU memory (extra key "gpu", or "cuda" as the engine names it).
     bool hasGpu() const { return hasGpu_; }
+    /// Some samples carry a generator's own footprint ("command_footprint").
+    bool hasCommand() const { return hasCommand_; }
     /// t of the last sample or event, 0 when empty.
     double lastT() const { return lastT_; }
     /// Largest footprint, swap, available or GPU value seen, in bytes (for the y range).
@@ -72,6 +74,8 @@ public:
 
     /// GPU memory of `sample` in bytes: extra key "gpu", else "cuda"; nullopt when absent.
     static std::optional<double> gpuBytes(const MemorySample& sample);
+    /// The "command_footprint" extra key: a generator's own footprint, from its trace.
+    static std::optional<double> commandBytes(const MemorySample& sample);
 
 private:
     void forget();
@@ -83,6 +87,7 @@ private:
     int ticks_ = 0;
     bool hasAvailable_ = false;
     bool hasGpu_ = false;
+    bool hasCommand_ = false;
     double lastT_ = 0.0;
     double maxBytes_ = 0.0;
     mutable Summary summary_;

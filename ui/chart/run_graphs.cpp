@@ -3,16 +3,12 @@
 #include "guard/core/units.h"
 
 namespace stageload::chart {
-namespace {
-
-constexpr std::array<Series, kSeriesCount> kAll{Series::Footprint, Series::Swap, Series::Gpu, Series::Level};
-
-}  // namespace
 
 RunGraphs::RunGraphs(QCustomPlot* plot, const QString& label, bool overlay)
     : plot_(plot), label_(label) {
-    // Footprint last, so it is drawn on top of the others.
-    for (Series s : {Series::Level, Series::Swap, Series::Gpu, Series::Footprint}) {
+    // In reverse legend order, so the footprint is drawn on top of the others.
+    for (auto it = kAllSeries.rbegin(); it != kAllSeries.rend(); ++it) {
+        const Series s = *it;
         QCPAxis* valueAxis = s == Series::Level ? plot->yAxis2 : plot->yAxis;
         QCPGraph* g = plot->addGraph(plot->xAxis, valueAxis);
         g->setPen(style::seriesPen(s, overlay));
@@ -40,17 +36,20 @@ std::optional<double> RunGraphs::plotValue(Series s, const MemorySample& x) {
             return std::nullopt;
         case Series::Level:
             return x.level;
+        case Series::Command:
+            if (const auto own = RunData::commandBytes(x)) return *own / kGiB;
+            return std::nullopt;
     }
     return std::nullopt;
 }
 
 void RunGraphs::append(const MemorySample& sample) {
-    for (Series s : kAll)
+    for (Series s : kAllSeries)
         if (const auto v = plotValue(s, sample)) graph(s)->addData(sample.t, *v);
 }
 
 void RunGraphs::setData(const RunData& run) {
-    for (Series s : kAll) {
+    for (Series s : kAllSeries) {
         QVector<QCPGraphData> points;
         points.reserve(static_cast<int>(run.samples().size()));
         for (const auto& sample : run.samples())
@@ -62,9 +61,10 @@ void RunGraphs::setData(const RunData& run) {
 bool RunGraphs::updateVisibility(const RunData& run) {
     const bool any = !run.samples().empty();
     bool changed = false;
-    for (Series s : kAll) {
+    for (Series s : kAllSeries) {
         bool show = any;
         if (s == Series::Gpu) show = run.hasGpu();
+        if (s == Series::Command) show = run.hasCommand();
         if (graph(s)->visible() != show) {
             graph(s)->setVisible(show);
             changed = true;
@@ -74,12 +74,12 @@ bool RunGraphs::updateVisibility(const RunData& run) {
 }
 
 void RunGraphs::addToLegend() const {
-    for (Series s : kAll)
+    for (Series s : kAllSeries)
         if (graph(s)->visible()) graph(s)->addToLegend();
 }
 
 void RunGraphs::setLegendLabel(bool withLabel) {
-    for (Series s : kAll) {
+    for (Series s : kAllSeries) {
         QString name = style::seriesName(s);
         if (withLabel && !label_.isEmpty()) name += QStringLiteral(" — ") + label_;
         graph(s)->setName(name);

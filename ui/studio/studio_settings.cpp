@@ -17,6 +17,7 @@ namespace {
 
 // The keys, grouped as the header says; run settings and guard thresholds take theirs from
 // their tables ("run/" + runField.key, "guard/" + guardOption.key).
+constexpr auto kGenerator = "run/generator";
 constexpr auto kGuardEnabled = "guard/enabled";
 constexpr auto kRecentFiles = "files/recent";
 constexpr auto kLastOpenDir = "files/lastOpenDir";
@@ -195,6 +196,7 @@ StudioSettings loadSettings(const QSettings& settings, QStringList* warnings) {
     const QString comma = QStringLiteral(", ");
 
     readRun(r, s.run);
+    if (const auto v = r.raw(kGenerator)) s.generator = v->toString();
 
     r.read<bool>(kGuardEnabled, s.guardEnabled, asBool, QStringLiteral("true or false"),
                  QStringLiteral("true"));
@@ -226,6 +228,7 @@ void saveSettings(QSettings& settings, const StudioSettings& s) {
     };
     for (const auto& f : runFields())
         settings.setValue(runKey(f), QString::fromStdString(settingText(s.run, f.field)));
+    set(kGenerator, s.generator);
     set(kGuardEnabled, s.guardEnabled);
     for (const auto& o : guardOptions())
         if (o.inPanel) settings.setValue(guardKey(o), storedGuardValue(s.guard, o));

@@ -39,6 +39,8 @@ struct StudioSettings {
 
     // Run: the same settings, limits and defaults as `stageload run` (engine/api/run_settings.h).
     stageload::RunSettings run;
+    /// The generator definition file to run instead of the built-in pipeline ("" = built-in).
+    QString generator;
 
     // Guard. Only the thresholds are stored; stopGrace, tracePath and traceInterval
     // are per run and keep GuardParams' defaults.

@@ -4,6 +4,8 @@
 
 #include <QJsonDocument>
 #include <chrono>
+#include <filesystem>
+#include <limits>
 #include <optional>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -14,6 +16,7 @@
 #endif
 
 #include "engine/api/failure.h"
+#include "engine/api/generator_job.h"
 #include "engine/api/run_meta.h"
 #include "engine/pipelines/character/character_run.h"
 #include "guard/core/atomic_file.h"
@@ -104,6 +107,13 @@ void GenerateJob::run() {
     lowerPriority(request_.niceness);
     started_ = std::chrono::steady_clock::now();
     outcome_ = {};
+    if (request_.generator) {
+        runExternal();
+        outcome_.seconds = elapsed();
+        outcome_.summary = traceSummary(request_.trace);
+        emit finished(outcome_);
+        return;
+    }
     try {
         std::optional<GuardPolicy> policy;
         if (request_.guardEnabled) {
@@ -119,6 +129,7 @@ void GenerateJob::run() {
         outcome_.end = RunEnd::Failed;
         outcome_.title = tr("The run failed");
         outcome_.message = QString::fromStdString(e.what());
+        outcome_.exitCode = 1;
     }
     outcome_.seconds = elapsed();
     outcome_.summary = traceSummary(request_.trace);
@@ -142,12 +153,14 @@ bool GenerateJob::waitForRoom(GuardPolicy& policy) {
             outcome_.end = RunEnd::Stopped;
             outcome_.title = tr("No room to start in time");
             outcome_.message = QString::fromStdString(d.reason + " (" + d.readings + ")");
+            outcome_.exitCode = kExitNoRoom;
             return false;
         }
         if (!sleepUnlessCancelled(policy.params().poll)) {
             outcome_.end = RunEnd::Cancelled;
             outcome_.title = tr("Cancelled");
             outcome_.message = tr("Cancelled while waiting for room to start.");
+            outcome_.exitCode = kExitCancelled;
             return false;
         }
     }
@@ -238,11 +251,103 @@ void GenerateJob::runPipeline(GuardPolicy* policy) {
         std::lock_guard lock(mutex_);
         if (f.kind == FailureKind::Cancelled && !guardStop_.isEmpty()) {
             outcome_ = {RunEnd::Stopped, tr("Stopped by the guard"), guardStop_};
+            outcome_.exitCode = kExitStoppedByGuard;
             return;
         }
         outcome_ = {f.kind == FailureKind::Cancelled ? RunEnd::Cancelled : RunEnd::Failed,
                     failureTitle(f.kind), QString::fromStdString(f.message)};
+        outcome_.exitCode = exitCode(f.kind);
     }
+}
+
+void GenerateJob::runExternal() {
+    GeneratorRunParams p;
+    p.def = *request_.generator;
+    p.values.input = request_.input.toStdString();
+    p.values.output = request_.output.toStdString();
+    p.values.runDir = request_.runDir.toStdString();
+    p.values.trace = (std::filesystem::path(p.values.runDir) / "command.trace.jsonl");
+    p.values.seed = request_.run.seed;
+    p.values.textureSize = request_.run.textureSize;
+    p.values.stageload = request_.stageloadCommand.toStdString();
+    p.values.params = request_.generatorParams;
+    p.trace = request_.trace.toStdString();
+    p.sampleInterval = std::max(0.1, request_.sampleInterval);  // the group is summed over /proc
+    p.guard = request_.guard;
+    if (!request_.guardEnabled) {  // no admission and no budget: the run is only watched
+        p.guard.waitFree = 0;
+        p.guard.killFree = 0;
+        p.guard.swapBudget = std::numeric_limits<std::int64_t>::max() / 2;
+        p.guard.swapLimit.reset();
+        p.guard.busy.clear();
+    }
+    p.cancel = &cancel_;
+    p.onSample = [this](const MemorySample& s) { emit sampled(s); };
+    p.onEvent = [this](const Event& e) { emit eventHappened(e); };
+    int index = -1;
+    p.onProgress = [this, &index](const std::string& stage, double percent) {
+        if (percent < 0) {
+            if (index >= 0) emit stageChanged(QString(), index, 0, false);
+            spdlog::info("{}: stage {}", request_.generator->name, stage);
+            emit stageChanged(QString::fromStdString(stage), ++index, 0, true);
+        } else {
+            emit percentChanged(percent);
+        }
+    };
+    p.onOutput = [this](const std::string& line, bool isStderr) {
+        spdlog::debug("{}{}: {}", request_.generator->name, isStderr ? " (stderr)" : "", line);
+    };
+    p.onGuardLog = [this](const GuardLogEntry& e) {
+        spdlog::info("{}", e.line());
+        const auto reason = QString::fromStdString(e.message);
+        if (e.what == "wait") emit guardChanged(GuardState::Waiting, reason, e.t);
+        if (e.what == "start" || e.what == "running" || e.what == "warn")
+            emit guardChanged(GuardState::Running, reason, 0.0);
+        if (e.what == "stop") emit guardChanged(GuardState::Stopped, reason, 0.0);
+        if (e.what == "give up") emit guardChanged(GuardState::GaveUp, reason, 0.0);
+    };
+
+    const auto job = runGeneratorJob(p);
+    const auto message = QString::fromStdString(job.message);
+    for (const auto& n : job.notices) outcome_.notices << QString::fromStdString(n);
+    for (const auto& s : job.run.stages) outcome_.stageSeconds.append({QString::fromStdString(s), 0.0});
+    for (const auto& f : {job.run.log, job.run.commandTrace})
+        if (!f.empty() && std::filesystem::exists(f)) outcome_.files << QString::fromStdString(f.string());
+    switch (job.end) {
+        case GeneratorEnd::Done:
+            outcome_.end = RunEnd::Done;
+            outcome_.title = tr("Done");
+            outcome_.mesh = std::make_shared<const TexturedMesh>(job.mesh);
+            outcome_.files.prepend(request_.output);
+            outcome_.meshCheck = QString::fromStdString(checkMesh(job.mesh.positions, job.mesh.indices).describe());
+            break;
+        case GeneratorEnd::StoppedByGuard:
+            outcome_.end = RunEnd::Stopped;
+            outcome_.title = tr("Stopped by the guard");
+            break;
+        case GeneratorEnd::NoRoom:
+            outcome_.end = RunEnd::Stopped;
+            outcome_.title = tr("No room to start in time");
+            break;
+        case GeneratorEnd::Cancelled:
+            outcome_.end = RunEnd::Cancelled;
+            outcome_.title = tr("Cancelled");
+            break;
+        case GeneratorEnd::CannotStart:
+            outcome_.end = RunEnd::Failed;
+            outcome_.title = tr("Cannot start the generator");
+            break;
+        case GeneratorEnd::Invalid:
+            outcome_.end = RunEnd::Failed;
+            outcome_.title = tr("The generator cannot be used");
+            break;
+        case GeneratorEnd::Failed:
+            outcome_.end = RunEnd::Failed;
+            outcome_.title = tr("The generator failed");
+            break;
+    }
+    outcome_.message = message;
+    outcome_.exitCode = job.exitCode();
 }
 
 }  // namespace stageload::studio

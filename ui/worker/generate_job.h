@@ -2,7 +2,8 @@
 // One Generate, start to end, on whatever thread calls run(): wait for room under the guard,
 // then run the character pipeline with the meter sampling memory, the guard checking its budget
 // at every poll, and everything the UI shows (samples, events, stages, the cut-out, the guard's
-// state) handed out by signals. The RunController runs it on a worker thread, so those signals
+// state) handed out by signals. With a generator in the request, the same signals come from a
+// guarded child process instead (runGeneratorJob(): its group's memory, its merged events). The RunController runs it on a worker thread, so those signals
 // reach the GUI thread queued.
 //
 //   GenerateJob job(request);
@@ -46,11 +47,14 @@ signals:
     /// A stage begins (`begins`) or ends; index counts from 0 of `count` stages.
     void stageChanged(const QString& stage, int index, int count, bool begins);
     void cutoutReady(const stageload::Image& cutout);
+    /// A generator's progress: the percent its output shows in the current stage (0..100).
+    void percentChanged(double percent);
     void finished(const stageload::studio::GenerateOutcome& outcome);
 
 private:
     bool waitForRoom(GuardPolicy& policy);
     void runPipeline(GuardPolicy* policy);
+    void runExternal();
     void checkBudget(GuardPolicy& policy, double t);
     bool sleepUnlessCancelled(double seconds);
     double elapsed() const;

@@ -8,6 +8,7 @@
 //   r.trace = record.filePath("trace.jsonl");
 //   r.run = settings.run;                        // seed, texture size, load mode, ...
 //   r.guard = settings.guard;                    // the guard's thresholds
+//   r.generator = catalog.generators[0];         // optional: an external generator
 //
 // No Torch here: the main window includes this header.
 
@@ -17,12 +18,15 @@
 #include <QPair>
 #include <QString>
 #include <QStringList>
+#include <map>
 #include <memory>
+#include <optional>
 
 #include "engine/api/run_settings.h"
 #include "engine/image/image.h"
 #include "engine/mesh/mesh.h"
 #include "guard/events/event.h"
+#include "guard/generator/generator_def.h"
 #include "guard/memory/readers.h"
 #include "guard/policy/guard_params.h"
 
@@ -35,6 +39,13 @@ struct GenerateRequest {
     QString cutout;            ///< where to save the cut-out PNG; empty: not saved
     QString weightsDir;        ///< empty: the engine's default folder
     RunSettings run;           ///< pipeline, seed, sizes, load mode, device, remover, threads
+    /// Set: run this external generator as a guarded child process instead of the built-in
+    /// pipeline (seed and texture size come from `run`); its log, own trace and mesh go to
+    /// `runDir`, and `output` is where its mesh is (the format's extension).
+    std::optional<GeneratorDef> generator;
+    std::map<std::string, std::string> generatorParams;  ///< overrides of its params
+    QString runDir;            ///< the run's folder (the history record's)
+    QString stageloadCommand;  ///< this project's CLI, for {stageload}
     bool guardEnabled = true;  ///< wait for room and watch the budget
     GuardParams guard;         ///< the guard's thresholds
     double sampleInterval = 0.05;  ///< meter interval in seconds (20 Hz feeds a smooth chart)
@@ -58,6 +69,8 @@ struct GenerateOutcome {
     QList<QPair<QString, double>> stageSeconds; ///< finished stages, in order
     QJsonObject summary;                        ///< the trace's summary (toJson), {} if none
     double seconds = 0.0;
+    /// What `stageload run` would exit with: 0 done, 3 stopped by the guard, 4 no room, ...
+    int exitCode = 0;
 };
 
 /// "done", "failed", "cancelled", "stopped" (the history's status words).

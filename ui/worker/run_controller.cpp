@@ -27,6 +27,7 @@ bool RunController::start(GenerateRequest request) {
     connect(job_.get(), &GenerateJob::eventHappened, this, &RunController::eventHappened);
     connect(job_.get(), &GenerateJob::stageChanged, this, &RunController::stageChanged);
     connect(job_.get(), &GenerateJob::cutoutReady, this, &RunController::cutoutReady);
+    connect(job_.get(), &GenerateJob::percentChanged, this, &RunController::percentChanged);
 
     GenerateJob* job = job_.get();
     thread_.reset(QThread::create([job] { job->run(); }));

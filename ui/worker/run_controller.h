@@ -40,6 +40,7 @@ signals:
     void eventHappened(const stageload::Event& event);
     void stageChanged(const QString& stage, int index, int count, bool begins);
     void cutoutReady(const stageload::Image& cutout);
+    void percentChanged(double percent);
     void finished(const stageload::studio::GenerateOutcome& outcome);
 
 private:
