@@ -67,7 +67,11 @@ public:
     }
     void guardLog(const GuardLogEntry& e) {
         log_ << e.line() << '\n' << std::flush;
-        if (e.what == "stop") r_.guardStop = e.message;
+        if (e.what == "stop") {
+            r_.guardStop = e.message;
+            stopT_ = e.t;
+        }
+        if (e.what == "exit" && stopT_ >= 0) r_.stopSeconds = e.t - stopT_;
         if (p_.onGuardLog) p_.onGuardLog(e);
     }
 
@@ -90,6 +94,7 @@ public:
             r_.firstBadTraceLine = follower_->firstProblem();
         }
         r_.stderrTail.assign(tail_.begin(), tail_.end());
+        for (const auto& [seen, written] : arrivals_) r_.traceLags.push_back(seen - written - offset_);
     }
 
 private:
@@ -132,6 +137,8 @@ private:
     // events go into the run's trace.
     void merge(TraceLine& line) {
         const double t = now();
+        if (line.kind == TraceLine::Kind::Sample) arrivals_.emplace_back(t, line.sample.t);
+        if (line.kind == TraceLine::Kind::Event) arrivals_.emplace_back(t, line.event.t);
         if (line.kind == TraceLine::Kind::Sample) {
             offset_ = std::min(offset_, t - line.sample.t);
             ownFootprint_.store(line.sample.footprint);
@@ -171,6 +178,8 @@ private:
     std::string stage_;
     double offset_ = std::numeric_limits<double>::infinity();
     std::atomic<std::int64_t> ownFootprint_{-1};  ///< read by the meter's thread
+    std::vector<std::pair<double, double>> arrivals_;  ///< (seen, its own t) of each trace line
+    double stopT_ = -1.0;
 };
 
 }  // namespace

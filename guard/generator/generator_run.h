@@ -66,6 +66,13 @@ struct GeneratorRunResult {
     std::string firstBadTraceLine;                ///< "line 3: not a JSON line: ..."
     std::vector<std::string> stages;              ///< in the order they began
     std::string guardStop;                        ///< why the guard stopped it (exit 3)
+    /// Seconds from the guard's stop decision (breach or cancel) to its whole group gone; -1
+    /// when it was not stopped.
+    double stopSeconds = -1.0;
+    /// For each line of its trace: how much later than the earliest a line was ever seen (after
+    /// being written) this one reached the run, in seconds. The clocks are matched on the
+    /// fastest line, so these are delays beyond that one (a benchmark's "chart lag").
+    std::vector<double> traceLags;
     double seconds = 0.0;
 };
 

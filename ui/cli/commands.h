@@ -31,5 +31,7 @@ void addGuardCommand(CLI::App& app, Selected& selected);
 void addCharacterBenchCommand(CLI::App& bench, Selected& selected);
 /// Registers `guard` under the `bench` subcommand.
 void addGuardBenchCommand(CLI::App& bench, Selected& selected);
+/// Registers `generator` under the `bench` subcommand.
+void addGeneratorBenchCommand(CLI::App& bench, Selected& selected);
 
 }  // namespace stageload::cli

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
     stageload::cli::addGuardCommand(app, selected);
     stageload::cli::addCharacterBenchCommand(*bench, selected);
     stageload::cli::addGuardBenchCommand(*bench, selected);
+    stageload::cli::addGeneratorBenchCommand(*bench, selected);
 
     try {
         app.parse(argc, argv);
