@@ -225,6 +225,25 @@ GeneratorCommand expandGenerator(const GeneratorDef& d, const GeneratorValues& v
     return c;
 }
 
+std::string shellCommandLine(const std::vector<std::string>& argv) {
+    std::string line;
+    for (const auto& a : argv) {
+        if (!line.empty()) line += ' ';
+        const bool plain = !a.empty() && std::all_of(a.begin(), a.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) ||
+                   std::string_view("_./=:,+@%-").find(c) != std::string_view::npos;
+        });
+        if (plain) {
+            line += a;
+            continue;
+        }
+        line += '\'';
+        for (char c : a) line += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        line += '\'';
+    }
+    return line;
+}
+
 std::vector<std::filesystem::path> generatorDirs(const std::filesystem::path& shipped) {
     std::vector<std::filesystem::path> dirs;
     if (const char* dir = std::getenv("STAGELOAD_GENERATORS_DIR"); dir && *dir) dirs.emplace_back(dir);

@@ -90,6 +90,10 @@ struct GeneratorCommand {
 /// Replaces the placeholders. GeneratorDefError for a param override the definition lacks.
 GeneratorCommand expandGenerator(const GeneratorDef& def, const GeneratorValues& values);
 
+/// `argv` as one line a POSIX shell would run: arguments with anything but [A-Za-z0-9_./=:,+@%-]
+/// in single quotes ("python3 run.py --image '/p/my hero.png'"). For showing, never for running.
+std::string shellCommandLine(const std::vector<std::string>& argv);
+
 /// The folders generators are looked up in, in order: $STAGELOAD_GENERATORS_DIR (if set),
 /// ${XDG_CONFIG_HOME:-~/.config}/stageload/generators, then `shipped` (the project's own).
 std::vector<std::filesystem::path> generatorDirs(const std::filesystem::path& shipped);

@@ -150,6 +150,11 @@ private slots:
         QCOMPARE(back.params, d.params);
     }
 
+    void commandLinesAreShownQuoted() {
+        QCOMPARE(shellCommandLine({"python3", "run.py", "--image", "/p/my hero.png", "it's", ""}),
+                 std::string("python3 run.py --image '/p/my hero.png' 'it'\\''s' ''"));
+    }
+
     void shippedDefinitionsAreValid() {
         const auto catalog = findGenerators({STAGELOAD_GENERATORS_SHIPPED});
         QVERIFY2(catalog.problems.empty(), catalog.problems.empty() ? "" : catalog.problems[0].c_str());

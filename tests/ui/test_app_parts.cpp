@@ -4,13 +4,18 @@
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
 #include <QProcess>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "engine/export/mesh_export.h"
+#include "guard/generator/generator_def.h"
 #include "ui/app/blender_launcher.h"
+#include "ui/app/generator_editor.h"
 #include "ui/app/history_panel.h"
 #include "ui/app/image_convert.h"
 #include "ui/app/input_panel.h"
@@ -135,6 +140,38 @@ private slots:
         QCOMPARE(s.max, 100.0);
         QCOMPARE(s.ticks, 100);
         QCOMPARE(latencyStats({}).ticks, 0);
+    }
+
+    void generatorEditorChecksAndSaves() {
+        qputenv("STAGELOAD_GENERATORS_DIR", dir_.filePath(QStringLiteral("generators")).toUtf8());
+        GeneratorEditor editor;
+        editor.setPicture(QStringLiteral("/pictures/my hero.png"));
+        editor.findChild<QLineEdit*>(QStringLiteral("name"))->setText(QStringLiteral("My Port (test)"));
+        auto* command = editor.findChild<QPlainTextEdit*>(QStringLiteral("command"));
+        command->setPlainText(QStringLiteral("python3\nrun.py\n--image\n{input}\n--out\n{output}"));
+        QVERIFY(editor.check());
+        QVERIFY2(editor.preview().contains(QLatin1String("python3 run.py --image '/pictures/my hero.png' --out '<run>/mesh.glb'")),
+                 qPrintable(editor.preview()));
+
+        command->setPlainText(QStringLiteral("python3\nrun.py\n--image\n{inptu}"));
+        QString error;
+        QVERIFY(!editor.check(&error));
+        QVERIFY2(error.contains(QLatin1String("command[3]")) && error.contains(QLatin1String("{inptu}")), qPrintable(error));
+        command->setPlainText(QStringLiteral("python3\nrun.py\n{input}"));
+        editor.findChild<QLineEdit*>(QStringLiteral("stagePattern"))->setText(QStringLiteral("(["));
+        QVERIFY(!editor.check(&error));
+        QVERIFY2(error.contains(QLatin1String("stage_pattern")), qPrintable(error));
+        editor.findChild<QLineEdit*>(QStringLiteral("stagePattern"))->setText(QStringLiteral("^== (\\w+)"));
+
+        QSignalSpy saved(&editor, &GeneratorEditor::saved);
+        const QString file = editor.save();
+        QCOMPARE(file, dir_.filePath(QStringLiteral("generators/my-port-test.json")));
+        QCOMPARE(saved.count(), 1);
+        const auto back = readGeneratorDef(file.toStdString());
+        QCOMPARE(back.name, std::string("My Port (test)"));
+        QCOMPARE(back.stagePattern, std::string("^== (\\w+)"));
+        QCOMPARE(back.command, (std::vector<std::string>{"python3", "run.py", "{input}"}));
+        qunsetenv("STAGELOAD_GENERATORS_DIR");
     }
 
     void blenderImportsWhatTheAppExports() {

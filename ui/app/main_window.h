@@ -113,6 +113,8 @@ private:
     void openAny(const QString& path);
 
     const GeneratorDef* findGenerator(const QString& file) const;
+    /// The generator editor for `def` (nullptr: a new one); a saved file becomes the pipeline.
+    void editGenerator(const GeneratorDef* def);
 
     StudioSettings settings_;
     GeneratorCatalog generators_;

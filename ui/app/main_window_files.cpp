@@ -20,6 +20,7 @@
 #include "engine/export/mesh_export.h"
 #include "guard/trace/trace_reader.h"
 #include "ui/app/blender_launcher.h"
+#include "ui/app/generator_editor.h"
 #include "ui/app/history_panel.h"
 #include "ui/app/input_panel.h"
 #include "ui/app/main_window.h"
@@ -73,6 +74,11 @@ void MainWindow::buildActions() {
     cancelAction_ = run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancel);
 
     run->addSeparator();
+    run->addAction(tr("&New Generator…"), this, [this] { editGenerator(nullptr); });
+    run->addAction(tr("&Edit Generator…"), this, [this] {
+        const QString file = currentSettings().generator;
+        editGenerator(file.isEmpty() ? nullptr : findGenerator(file));
+    });
     run->addAction(tr("&Reload Generators"), this, [this] {
         const int n = reloadGenerators();
         statusBar()->showMessage(tr("%n generator(s) found", nullptr, n));
@@ -261,6 +267,18 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (urls.isEmpty() || !urls.first().isLocalFile()) return;
     openAny(urls.first().toLocalFile());
     event->acceptProposedAction();
+}
+
+void MainWindow::editGenerator(const GeneratorDef* def) {
+    GeneratorEditor editor(this);
+    if (def) editor.setDefinition(*def);
+    editor.setPicture(inputPanel_->picture());
+    connect(&editor, &GeneratorEditor::saved, this, [this](const QString& file) {
+        spdlog::info("generator saved: {}", file.toStdString());
+        reloadGenerators();
+        useGenerator(file);
+    });
+    editor.exec();
 }
 
 }  // namespace stageload::studio
