@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <set>
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -111,7 +113,54 @@ std::optional<int> GroupCommand::poll() {
         if (got <= 0) break;
         if (got == pid_) code_ = exitCodeFromStatus(status);
     }
+    // Escaped descendants orphaned to this process (the guard is their subreaper).
+    for (const auto& [pid, start] : escaped_) {
+        int status = 0;
+        ::waitpid(pid, &status, WNOHANG);  // ECHILD when it is not ours: nothing to do
+    }
     return code_;
+}
+
+void GroupCommand::track(const std::vector<ProcessInfo>& processes) {
+    if (pid_ <= 1) return;
+    std::map<pid_t, const ProcessInfo*> byPid;
+    for (const auto& p : processes) byPid[p.pid] = &p;
+    // Forget the ones that are gone (or whose pid now belongs to another process).
+    for (auto it = escaped_.begin(); it != escaped_.end();) {
+        const auto found = byPid.find(it->first);
+        const bool same = found != byPid.end() && found->second->startTicks == it->second &&
+                          found->second->state != 'Z' && found->second->state != 'X';
+        it = same ? std::next(it) : escaped_.erase(it);
+    }
+    // Descendants: the command, its group, the escaped ones, and whatever they started.
+    std::set<pid_t> family{pid_};
+    for (const auto& p : processes)
+        if (p.pgid == pid_) family.insert(p.pid);
+    for (const auto& [pid, start] : escaped_) family.insert(pid);
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const auto& p : processes)
+            if (!family.count(p.pid) && family.count(p.ppid)) grew = family.insert(p.pid).second || grew;
+    }
+    for (pid_t pid : family) {
+        const auto found = byPid.find(pid);
+        if (found == byPid.end()) continue;
+        const auto& p = *found->second;
+        if (p.pgid != pid_ && p.state != 'Z' && p.state != 'X' && p.pid != ::getpid())
+            escaped_.emplace(p.pid, p.startTicks);
+    }
+}
+
+std::vector<pid_t> GroupCommand::escaped() const {
+    std::vector<pid_t> alive;
+    for (const auto& [pid, start] : escaped_) {
+        std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+        std::string line;
+        if (!std::getline(in, line)) continue;
+        const auto p = parseProcStat(line);
+        if (p && p->startTicks == start && p->state != 'Z' && p->state != 'X') alive.push_back(pid);
+    }
+    return alive;
 }
 
 bool GroupCommand::groupAlive() const {
@@ -127,21 +176,31 @@ bool GroupCommand::signalGroup(int sig) const {
 
 bool GroupCommand::stop(double grace, const std::function<void(double)>& sleep) {
     using Clock = std::chrono::steady_clock;
+    const auto anyAlive = [&] { return groupAlive() || !escaped().empty(); };
+    const auto signalAll = [&](int sig) {
+        signalGroup(sig);
+        for (pid_t pid : escaped()) ::kill(pid, sig);
+    };
     const auto waitGone = [&](double seconds) {
         const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                               std::chrono::duration<double>(seconds));
         for (;;) {
             poll();
-            if (!groupAlive()) return true;
+            if (!anyAlive()) return true;
             if (Clock::now() >= until) return false;
             sleep(0.02);
         }
     };
+    try {
+        track(listProcesses(false));  // a last look for descendants that left the group
+    } catch (const Error&) {
+        // the process table cannot be read: the group alone is stopped
+    }
     poll();
-    if (!groupAlive()) return true;
-    signalGroup(SIGTERM);
+    if (!anyAlive()) return true;
+    signalAll(SIGTERM);
     if (waitGone(grace)) return true;
-    signalGroup(SIGKILL);
+    signalAll(SIGKILL);
     return waitGone(5.0);
 }
 

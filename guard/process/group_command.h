@@ -12,9 +12,11 @@
 // when no member is left (or after 5 more seconds: false). With setReaper(true) (Linux), the
 // guard adopts orphaned members so it can reap them and "gone" means gone.
 // The destructor does not signal anything. Not thread-safe: one owner thread.
+// Descendants that leave the group (setsid) are found by track() and stopped with it.
 
 #include <csignal>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,6 +25,7 @@
 #include <sys/types.h>
 
 #include "guard/core/error.h"
+#include "guard/process/process_list.h"
 
 namespace stageload {
 
@@ -60,10 +63,16 @@ public:
     std::optional<int> poll();
     /// True while any process of the group exists (zombies of other parents included).
     bool groupAlive() const;
+    /// Remembers the command's descendants among `processes` that left its group (setsid(),
+    /// setpgid()), so stop() reaches them too: "nothing left running" covers them. Call it now
+    /// and then while the command runs (the guard does, twice a second).
+    void track(const std::vector<ProcessInfo>& processes);
+    /// The descendants outside the group that track() found and that still run.
+    std::vector<pid_t> escaped() const;
     /// Sends `sig` to the whole group. Returns false when the group is already gone.
     bool signalGroup(int sig) const;
-    /// SIGTERM, then SIGKILL after `grace` seconds; `sleep(s)` waits (and may wake early).
-    /// Returns true when the whole group is gone.
+    /// SIGTERM, then SIGKILL after `grace` seconds, to the group and to the descendants that
+    /// left it; `sleep(s)` waits (and may wake early). True when all of them are gone.
     bool stop(double grace, const std::function<void(double)>& sleep);
     /// The leader's exit code once known (after poll() or stop()).
     std::optional<int> exitCode() const { return code_; }
@@ -76,6 +85,7 @@ private:
     std::optional<int> code_;
     int out_ = -1;
     int err_ = -1;
+    std::map<pid_t, long long> escaped_;  ///< pid -> its start time (ticks), against pid reuse
 };
 
 /// 128+N for a death by signal N, else the exit status.

@@ -174,9 +174,21 @@ int Guard::run(const std::vector<std::string>& argv) {
 
     double nextPoll = env_.now() + params_.poll;
     double nextTick = env_.now();
+    double nextTrack = env_.now();
+    constexpr double kTrackInterval = 0.5;  // looks for descendants that left the group
     for (;;) {
-        if (auto code = cmd->poll())
+        if (auto code = cmd->poll()) {
+            // The command is done; what it left running (in its group or not) goes with it.
+            cmd->stop(params_.stopGrace, [&](double s) { sleep(s); });
             return finish(*code, "exit", "command exited with code " + std::to_string(*code), "");
+        }
+        if (env_.now() >= nextTrack) {
+            try {
+                cmd->track(listProcesses(false));
+            } catch (const Error&) {
+            }
+            nextTrack = env_.now() + kTrackInterval;
+        }
         if (hooks.tick && env_.now() >= nextTick) {
             hooks.tick();
             nextTick = env_.now() + hooks.tickInterval;
@@ -211,6 +223,7 @@ int Guard::run(const std::vector<std::string>& argv) {
         }
         double wait = std::max(0.0, std::min(nextPoll - now, params_.poll));
         if (hooks.tick) wait = std::min(wait, std::max(0.0, nextTick - now));
+        wait = std::min(wait, std::max(0.0, nextTrack - now));
         const int sig = sleep(step(wait));
         if (SignalBlock::isTermination(sig)) {
             log("signal",

@@ -261,7 +261,7 @@ def run_stages(args, trace):
                 except MemoryError:
                     pass
                 deadline = max(deadline + 0.1, time.monotonic())
-                time.sleep(deadline - time.monotonic())
+                time.sleep(max(0.0, deadline - time.monotonic()))
         for i in range(1, 11):
             time.sleep(args.stage_seconds / 10)
             progress(args, i)

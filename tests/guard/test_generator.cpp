@@ -306,9 +306,12 @@ private slots:
         QVERIFY(r.stderrTail.at(0).find("/nonexistent/folder") != std::string::npos);
     }
 
-    void cancelStopsTheGroup() {
+    void cancelStopsTheGroupAndWhatLeftIt() {
         const std::string token = "gen-cancel-" + std::to_string(::getpid());
-        auto p = params(fakePort({"--stages", "a:5,b:5", "--stage-seconds", "30", "--ignore-sigterm"}, token));
+        // Its child leaves the process group (setsid) and ignores SIGTERM: it must go all the same.
+        auto p = params(fakePort({"--stages", "a:5,b:5", "--stage-seconds", "30", "--ignore-sigterm",
+                                  "--child-stage", "a", "--child-setsid", "--child-mb", "10"},
+                                 token));
         std::atomic<bool> cancel{false};
         p.cancel = &cancel;
         std::thread canceller([&] {
@@ -318,7 +321,7 @@ private slots:
         const auto r = runGenerator(p);
         canceller.join();
         QCOMPARE(r.exitCode, 130);
-        QVERIFY(processesWith(token).empty());
+        QVERIFY2(processesWith(token).empty(), "a process of the cancelled run is still there");
     }
 };
 
