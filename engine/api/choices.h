@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "guard/core/error.h"
-#include "guard/core/text.h"
+#include "engine/base/error.h"
+#include "engine/base/text.h"
 
 namespace stageload {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Typed errors of the engine. All derive from stageload::Error (guard/core/error.h).
+// Typed errors of the engine. All derive from stageload::Error (engine/base/error.h).
 //
 //   try { auto unet = models.get("unet"); }
 //   catch (const stageload::ReleasedModelError& e) { /* e.model(), e.stage() */ }
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 
 namespace stageload {
 

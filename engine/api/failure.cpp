@@ -3,8 +3,8 @@
 #include <new>
 
 #include "engine/api/errors.h"
-#include "engine/image/image.h"
-#include "guard/core/atomic_file.h"
+#include "engine/base/atomic_file.h"
+#include "engine/media/image.h"
 
 namespace stageload {
 

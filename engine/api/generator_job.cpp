@@ -1,7 +1,7 @@
 #include "engine/api/generator_job.h"
 
-#include "engine/export/mesh_export.h"
-#include "guard/core/units.h"
+#include "engine/media/mesh_files.h"
+#include "engine/base/units.h"
 
 namespace stageload {
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/mesh/mesh.h"
+#include "engine/media/mesh.h"
 #include "guard/generator/generator_run.h"
 
 namespace stageload {

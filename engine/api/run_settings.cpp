@@ -10,7 +10,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "guard/core/text.h"
+#include "engine/base/text.h"
 
 namespace stageload {
 namespace {

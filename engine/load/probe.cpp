@@ -5,11 +5,11 @@
 #include <functional>
 
 #include "engine/api/errors.h"
+#include "engine/base/text.h"
 #include "engine/load/safetensors.h"
 #include "engine/load/torchscript.h"
 #include "engine/models/u2netp.h"
 #include "engine/registry/release.h"
-#include "guard/core/text.h"
 #include "guard/memory/process_memory.h"
 
 namespace stageload {

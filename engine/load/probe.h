@@ -1,5 +1,5 @@
 #pragma once
-// The lifecycle memory probe of one model (seed 004): resident memory before loading, after
+// The lifecycle memory probe of one model: resident memory before loading, after
 // loading, after a warm-up forward, after a second (measured) forward and after release, with
 // the peak inside each phase — where a model's memory really goes.
 //

@@ -1,6 +1,6 @@
 #pragma once
 // The physical floor of a weight load: reading a file into a freshly allocated buffer of its
-// size (SPEC §4.1), so load speeds can be set against it in the same run.
+// size, so load speeds can be set against it in the same run.
 //
 //   auto r = stageload::measureRawRead("unet.safetensors");
 //   std::printf("%.2f GiB/s\n", r.bytes / r.seconds / (1 << 30));

@@ -35,12 +35,12 @@
 #include <ATen/core/Generator.h>
 #include <torch/torch.h>
 
-#include "engine/api/errors.h"
 #include "engine/api/choices.h"
+#include "engine/api/errors.h"
+#include "engine/base/event.h"
 #include "engine/registry/call_hooks.h"
 #include "engine/registry/model.h"
 #include "engine/registry/release.h"
-#include "guard/events/event.h"
 
 namespace stageload {
 

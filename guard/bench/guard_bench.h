@@ -1,5 +1,5 @@
 #pragma once
-// Measures what the meter and the guard cost (issue 3's benchmark).
+// Measures what the meter and the guard cost (`stageload bench guard`).
 //
 //   double pct = stageload::meterCpuPercent(0.02, 5.0);       // % of one core at 20 ms
 //   auto r = stageload::guardReaction(0.5, false);            // breach -> group gone, seconds

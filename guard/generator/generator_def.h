@@ -28,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 
 namespace stageload {
 

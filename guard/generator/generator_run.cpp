@@ -48,7 +48,7 @@ private:
 class GeneratorSession {
 public:
     GeneratorSession(const GeneratorRunParams& p, GeneratorRunResult& r, const GeneratorCommand& cmd)
-        : p_(p), r_(r), log_(r.log, std::ios::app) {
+        : p_(p), r_(r), log_(r.log, std::ios::trunc) {
         if (!log_) throw FileError(r.log.string() + ": cannot be written; check the run folder");
         if (!cmd.trace.empty()) follower_.emplace(cmd.trace);
         if (!p.def.stagePattern.empty()) stageRe_.emplace(p.def.stagePattern);
@@ -195,6 +195,9 @@ GeneratorRunResult runGenerator(const GeneratorRunParams& p) {
     const GeneratorCommand cmd = expandGenerator(p.def, p.values);
     r.argv = cmd.argv;
     r.log = p.values.runDir / "command.log";
+    // A mesh or a trace an earlier run left in the folder is not this run's.
+    std::filesystem::remove(p.values.output, ec);
+    if (!cmd.trace.empty()) std::filesystem::remove(cmd.trace, ec);
     GeneratorSession session(p, r, cmd);
 
     if (!cmd.workdir.empty() && !std::filesystem::is_directory(cmd.workdir, ec)) {

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "guard/events/event.h"
+#include "engine/base/event.h"
 #include "guard/generator/generator_def.h"
 #include "guard/memory/readers.h"
 #include "guard/policy/guard_params.h"

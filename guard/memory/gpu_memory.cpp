@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 
 #if defined(__linux__)
 #include <dlfcn.h>

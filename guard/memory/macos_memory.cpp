@@ -10,7 +10,7 @@
 #include <sys/sysctl.h>
 #include <unistd.h>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 
 namespace stageload::macos {
 

@@ -3,8 +3,8 @@
 #include <fstream>
 #include <string>
 
-#include "guard/core/error.h"
-#include "guard/core/small_file.h"
+#include "engine/base/error.h"
+#include "engine/base/small_file.h"
 #include "guard/memory/macos_memory.h"
 #include "guard/memory/proc_fields.h"
 

@@ -28,7 +28,7 @@ ProcessMemory parseProcStatus(std::string_view text);
 /// Reads /proc/<pid>/status; pid 0 means this process.
 ProcessMemory readProcessMemory(pid_t pid = 0);
 
-/// The process's memory footprint as SPEC §6 defines it: Linux VmRSS, macOS phys_footprint
+/// The process's memory footprint: Linux VmRSS, macOS phys_footprint
 /// (what Activity Monitor shows). pid 0 means this process. Throws FileError like above.
 std::int64_t readFootprint(pid_t pid = 0);
 

@@ -7,8 +7,8 @@
 
 #include <unistd.h>
 
-#include "guard/core/error.h"
-#include "guard/core/small_file.h"
+#include "engine/base/error.h"
+#include "engine/base/small_file.h"
 #include "guard/memory/gpu_memory.h"
 #include "guard/memory/process_memory.h"
 #include "guard/process/process_list.h"

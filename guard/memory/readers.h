@@ -1,5 +1,5 @@
 #pragma once
-// One memory sample (SPEC §6) and the injectable readers that take it.
+// One memory sample and the injectable readers that take it.
 //
 //   auto readers = stageload::processReaders();          // this process + the machine
 //   stageload::MemorySample s = readers.read(1.5);       // t = 1.5 s since the meter started

@@ -1,5 +1,5 @@
 #pragma once
-// Machine-wide memory: total, available and swap (SPEC §6 `level` and `swap_used`).
+// Machine-wide memory: total, available and swap (a trace's `level` and `swap_used`).
 //
 //   auto m = stageload::readSystemMemory();
 //   double level = m.availablePercent();      // Linux MemAvailable / MemTotal * 100

@@ -3,7 +3,7 @@
 #include <exception>
 #include <utility>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 #include "guard/trace/trace_writer.h"
 
 namespace stageload {

@@ -1,5 +1,5 @@
 #pragma once
-// The memory meter: samples memory on its own thread and writes the trace (SPEC §6).
+// The memory meter: samples memory on its own thread and writes the trace.
 //
 //   stageload::MeterParams p;
 //   p.tracePath = "run.trace.jsonl";
@@ -29,7 +29,7 @@
 #include <string>
 #include <thread>
 
-#include "guard/events/event.h"
+#include "engine/base/event.h"
 #include "guard/memory/readers.h"
 
 namespace stageload {

@@ -2,7 +2,7 @@
 
 #include <regex.h>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 
 namespace stageload {
 

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "guard/core/error.h"
-#include "guard/core/text.h"
-#include "guard/core/units.h"
+#include "engine/base/error.h"
+#include "engine/base/text.h"
+#include "engine/base/units.h"
 #include "guard/policy/busy_patterns.h"
 
 namespace stageload {

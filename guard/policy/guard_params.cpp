@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 #include "guard/policy/busy_patterns.h"
 
 namespace stageload {

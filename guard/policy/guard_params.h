@@ -1,5 +1,5 @@
 #pragma once
-// The guard's thresholds (SPEC §7), with the CLI's defaults.
+// The guard's thresholds, with the CLI's defaults.
 //
 //   stageload::GuardParams p;              // --wait-free 40 --kill-free 10 --swap-budget 8G ...
 //   p.busy = {"ffmpeg", "python .*train"};

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "guard/core/units.h"
+#include "engine/base/units.h"
 
 namespace stageload {
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// The guard's decisions (SPEC §7) as a pure object: readings in, decision out. The CLI's runner
+// The guard's decisions as a pure object: readings in, decision out. The CLI's runner
 // and the app's in-process runs use the same policy; the app shows state() and reason() live.
 //
 //   stageload::GuardPolicy policy(params, stageload::selfAndAncestors(stageload::listProcesses()));

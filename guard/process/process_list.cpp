@@ -12,8 +12,8 @@
 
 #include <dirent.h>
 
-#include "guard/core/error.h"
-#include "guard/core/small_file.h"
+#include "engine/base/error.h"
+#include "engine/base/small_file.h"
 #endif
 
 namespace stageload {

@@ -8,7 +8,7 @@
 
 #include <sys/sysctl.h>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 
 namespace stageload {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "guard/core/utc.h"
+#include "engine/base/utc.h"
 #include "guard/memory/readers.h"
 #include "guard/meter/meter.h"
 #include "guard/process/group_command.h"

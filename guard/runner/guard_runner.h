@@ -1,6 +1,6 @@
 #pragma once
 // `stageload guard` as a library: waits for room, runs one command in its own process group,
-// watches the budget, stops the group, and returns the exit code of SPEC §7.
+// watches the budget, stops the group, and returns the exit codes below.
 //
 //   stageload::GuardParams p;                 // thresholds, see guard_params.h
 //   p.tracePath = "run.trace.jsonl";          // optional: the group's memory as a trace

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "guard/core/units.h"
+#include "engine/base/units.h"
 
 namespace stageload {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The summary of a trace (SPEC §6): totals and, per stage, seconds and peak footprint.
+// The summary of a trace: totals and, per stage, seconds and peak footprint.
 //
 //   auto trace = stageload::readTrace("staged-1.trace.jsonl");
 //   stageload::Summary s = stageload::summarize(trace);

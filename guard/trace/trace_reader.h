@@ -1,5 +1,5 @@
 #pragma once
-// Reads a JSON Lines trace (SPEC §6) written by this meter, the guard's --trace or the Python
+// Reads a JSON Lines trace written by this meter, the guard's --trace or the Python
 // stageload.
 //
 //   stageload::Trace trace = stageload::readTrace("staged-1.trace.jsonl");
@@ -19,13 +19,13 @@
 #include <string_view>
 #include <vector>
 
-#include "guard/core/error.h"
-#include "guard/events/event.h"
+#include "engine/base/error.h"
+#include "engine/base/event.h"
 #include "guard/memory/readers.h"
 
 namespace stageload {
 
-/// A line of a trace is not what SPEC §6 says. The message names file and line number.
+/// A line of a trace is not a trace line. The message names file and line number.
 class TraceFormatError : public Error {
 public:
     using Error::Error;

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "guard/core/error.h"
-#include "guard/core/utc.h"
+#include "engine/base/error.h"
+#include "engine/base/utc.h"
 
 namespace stageload {
 namespace {

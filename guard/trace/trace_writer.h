@@ -1,5 +1,5 @@
 #pragma once
-// Writes a JSON Lines trace (SPEC §6), compatible with the Python stageload's:
+// Writes a JSON Lines trace, compatible with the Python stageload's:
 //
 //   {"type":"start","utc":"2026-10-05T03:14:39+00:00","interval":0.5,...meta}
 //   {"type":"sample","t":1.517,"footprint":423610096,"swap_used":12312248320,"level":88.0,...}
@@ -25,7 +25,7 @@
 #include <set>
 #include <string>
 
-#include "guard/events/event.h"
+#include "engine/base/event.h"
 #include "guard/memory/readers.h"
 
 namespace stageload {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The stand-in cascade benchmark (issue 5): two runs per mode, alternated, at --scale GiB.
+# The stand-in cascade benchmark: two runs per mode, alternated, at --scale GiB.
 # Writes traces, fingerprints, each run's report and results.md into OUT.
 #
 #   tests/bench/cascade_bench.sh                      # scale 6 into tests/bench/cascade-scale6

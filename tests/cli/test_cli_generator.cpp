@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/process_support.h"
+
 namespace {
 
 const QString kExe = STAGELOAD_EXE;
@@ -14,25 +16,10 @@ const QString kSamples = STAGELOAD_SAMPLES_DIR;
 const QString kGenerators = STAGELOAD_SOURCE_DIR "/resources/generators";
 const QString kFakePort = STAGELOAD_SOURCE_DIR "/tests/generators/fake_port.py";
 
-struct Result {
-    int code = -1;
-    QString out, err;
-};
+using Result = testproc::ProgramResult;
 
 Result stageload(const QStringList& args, int timeoutMs = 300000) {
-    QProcess p;
-    p.start(kExe, args);
-    Result r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : 128 + p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return testproc::runProgram(QStringLiteral(STAGELOAD_EXE), args, timeoutMs);
 }
 
 QByteArray bytes(const QString& path) {

@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/process_support.h"
+
 namespace {
 
 const QString kExe = STAGELOAD_EXE;
@@ -16,30 +18,10 @@ const QString kBlenderCheck = STAGELOAD_SOURCE_DIR "/tests/cli/blender_check.py"
 const QStringList kSampleNames = {"knight_alpha", "knight_white", "slime_busy", "lantern_alpha",
                                   "creature_gray"};
 
-struct Result {
-    int code = -1;
-    QString out, err;
-};
+using Result = testproc::ProgramResult;
+using testproc::runProgram;
 
-Result runProcess(const QString& program, const QStringList& args, int timeoutMs = 300000,
-                  const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(program, args);
-    Result r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = program + " timed out";
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : 128 + p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-Result stageload(const QStringList& args) { return runProcess(kExe, args); }
+Result stageload(const QStringList& args) { return runProgram(kExe, args); }
 
 }  // namespace
 
@@ -64,7 +46,7 @@ private slots:
         for (const auto& name : kSampleNames) args << glb(name);
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("NODE_PATH", STAGELOAD_NODE_MODULES);
-        const auto r = runProcess("node", args, 120000, env);
+        const auto r = runProgram("node", args, 120000, env);
         qInfo().noquote() << r.out.trimmed();
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
         const auto lines = r.out.trimmed().split('\n');
@@ -78,7 +60,7 @@ private slots:
 
     void everySampleImportsIntoBlender() {
         for (const auto& name : kSampleNames) {
-            const auto r = runProcess("blender", {"-b", "--factory-startup", "--python", kBlenderCheck,
+            const auto r = runProgram("blender", {"-b", "--factory-startup", "--python", kBlenderCheck,
                                                   "--", glb(name), "2048", "1.8"});
             QVERIFY2(r.code == 0 && !r.out.contains("FAIL"),
                      qPrintable(name + ": exit " + QString::number(r.code) + "\n" + r.out + r.err));

@@ -1,4 +1,4 @@
-// Device check for the meter's "cuda" reader (issue 3), run on a machine with an NVIDIA GPU by
+// Device check for the meter's "cuda" reader, run on a machine with an NVIDIA GPU by
 // tests/device/run_gpu_check.sh. It allocates CUDA memory in steps through LibTorch and, after
 // each step, compares what the guard's NVML reader says this process holds with what
 // `nvidia-smi --query-compute-apps` says, and checks that the reader follows the allocations up

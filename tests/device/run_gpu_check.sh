@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU device check of issue 3, as one prepared script for the lent GPU machine (it has
+# The GPU device check of the meter's "cuda" reader, as one prepared script for the lent GPU machine (it has
 # PyTorch's LibTorch and a compiler, no Qt): builds tests/device/gpu_reader_check.cpp with the
 # guard's memory readers against that LibTorch and runs it. Output goes to stdout and, when the
 # device tool's $OUT is set, to $OUT/gpu_reader_check.txt.

@@ -11,10 +11,10 @@
 #include <QtTest>
 
 #include "engine/api/errors.h"
-#include "engine/export/mesh_export.h"
-#include "engine/image/image.h"
-#include "engine/mesh/raster.h"
+#include "engine/media/image.h"
+#include "engine/media/mesh_files.h"
 #include "engine/pipelines/character/character_run.h"
+#include "raster.h"
 
 using namespace stageload;
 

@@ -7,7 +7,7 @@
 #include <QtTest>
 #include <fstream>
 
-#include "engine/image/image.h"
+#include "engine/media/image.h"
 
 using namespace stageload;
 

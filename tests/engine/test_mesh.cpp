@@ -5,11 +5,11 @@
 #include <QtTest>
 #include <fstream>
 
-#include "engine/export/mesh_export.h"
-#include "engine/mesh/mesh.h"
-#include "engine/mesh/raster.h"
+#include "engine/media/mesh.h"
+#include "engine/media/mesh_files.h"
 #include "engine/pipelines/character/inflation.h"
 #include "engine/pipelines/character/surface_mesh.h"
+#include "raster.h"
 
 using namespace stageload;
 

@@ -7,8 +7,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "engine/export/mesh_export.h"
-#include "engine/mesh/mesh.h"
+#include "engine/media/mesh.h"
+#include "engine/media/mesh_files.h"
 
 using namespace stageload;
 

@@ -14,10 +14,10 @@
 #include <QtTest>
 
 #include "engine/api/errors.h"
-#include "engine/pipelines/character/character_run.h"
-#include "model_test_support.h"
 #include "engine/load/safetensors.h"
 #include "engine/models/u2netp.h"
+#include "engine/pipelines/character/character_run.h"
+#include "model_test_support.h"
 
 using namespace stageload;
 using namespace stageload::test;

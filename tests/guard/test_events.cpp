@@ -1,6 +1,6 @@
 #include <QtTest>
 
-#include "guard/events/event.h"
+#include "engine/base/event.h"
 
 using namespace stageload;
 

@@ -4,30 +4,14 @@
 #include <QProcess>
 #include <QtTest>
 
+#include "tests/process_support.h"
+
 namespace {
 
-struct Result {
-    int code = -1;
-    QString out;
-    QString err;
-    qint64 ms = 0;
-};
+using Result = testproc::ProgramResult;
 
 Result stageload(const QStringList& args, int timeoutMs = 20000) {
-    QProcess p;
-    QElapsedTimer timer;
-    timer.start();
-    p.start(STAGELOAD_EXE, args);
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    Result r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    r.ms = timer.elapsed();
-    return r;
+    return testproc::runProgram(QStringLiteral(STAGELOAD_EXE), args, timeoutMs);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
-// The guard's decisions (SPEC §7) with injected readings: no processes, no clock, no /proc.
+// The guard's decisions with injected readings: no processes, no clock, no /proc.
 #include <QtTest>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 #include "guard/policy/guard_policy.h"
 
 using namespace stageload;

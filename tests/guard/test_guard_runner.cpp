@@ -1,5 +1,5 @@
 // The guard end to end: injected readers and clock for admission, real process groups for
-// stopping, exit codes and signals (SPEC §7).
+// stopping, exit codes and signals.
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -12,7 +12,7 @@
 
 #include <QtTest>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 #include "guard/memory/readers.h"
 #include "guard/runner/guard_runner.h"
 #include "guard/trace/summary.h"

@@ -4,8 +4,8 @@
 
 #include <gnu/libc-version.h>
 
-#include "guard/core/huge_page_malloc.h"
-#include "guard/core/small_file.h"
+#include "engine/base/huge_page_malloc.h"
+#include "engine/base/small_file.h"
 
 using namespace stageload;
 

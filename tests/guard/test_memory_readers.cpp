@@ -9,7 +9,7 @@
 
 #include <QtTest>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 #include "guard/memory/gpu_memory.h"
 #include "guard/memory/process_memory.h"
 #include "guard/memory/readers.h"

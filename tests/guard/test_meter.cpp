@@ -1,4 +1,4 @@
-// The meter thread and the trace it writes (SPEC §6), with injected readers.
+// The meter thread and the trace it writes, with injected readers.
 #include <atomic>
 #include <chrono>
 #include <fstream>

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 #include "guard/memory/process_memory.h"
 
 using namespace stageload;

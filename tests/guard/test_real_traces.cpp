@@ -128,7 +128,7 @@ private slots:
 
     void stagedTotals() {
         const Summary s = summarize(readTrace(dataDir() + "staged-1.trace.jsonl"));
-        // "Eight loads ... read 13.2 GB" (seed 000): seven models plus one reload.
+        // "Eight loads ... read 13.2 GB" (the published write-up): seven models plus one reload.
         QCOMPARE(s.loads, 8);
         QCOMPARE(s.reloads, 1);
         QCOMPARE(fixed(static_cast<double>(s.loadBytes) / (1024.0 * 1024 * 1024), 1),

@@ -1,4 +1,4 @@
-// Summary rules of SPEC §6 on small hand-made traces, including the golden case.
+// Summary rules on small hand-made traces, including the golden case.
 #include <sstream>
 
 #include <QtTest>

@@ -1,8 +1,8 @@
-// Sizes, durations and percentages as the guard's flags take them (SPEC §7).
+// Sizes, durations and percentages as the guard's flags take them.
 #include <QtTest>
 
-#include "guard/core/units.h"
-#include "guard/core/utc.h"
+#include "engine/base/units.h"
+#include "engine/base/utc.h"
 
 using namespace stageload;
 

@@ -12,7 +12,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "engine/export/mesh_export.h"
+#include "engine/media/mesh_files.h"
 #include "guard/generator/generator_def.h"
 #include "ui/app/blender_launcher.h"
 #include "ui/app/generator_editor.h"

@@ -1,4 +1,4 @@
-// The guard panel: every threshold of SPEC §7 in and out, errors shown as the user types, the
+// The guard panel: every threshold of the guard in and out, errors shown as the user types, the
 // live state line, and a policy built from the panel's params deciding as the panel says.
 #include <QCheckBox>
 #include <QDoubleSpinBox>
@@ -8,7 +8,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 #include "guard/policy/guard_policy.h"
 #include "ui/studio/guard_panel.h"
 

@@ -126,7 +126,7 @@ private slots:
     }
 
     void runDataFollowsTheGoldenCase() {
-        // SPEC §6 golden case, through the model's incremental API.
+        // The summary's golden case (test_summary.cpp), through the model's incremental API.
         RunData run;
         const auto sample = [](double t, std::int64_t footprint) {
             MemorySample s;

@@ -17,8 +17,8 @@
 #include <QWheelEvent>
 #include <QtTest>
 
-#include "engine/export/mesh_export.h"
-#include "engine/mesh/mesh.h"
+#include "engine/media/mesh.h"
+#include "engine/media/mesh_files.h"
 #include "ui/view/mesh_panel.h"
 #include "ui/view/mesh_view.h"
 #include "ui/view/orbit_camera.h"

@@ -6,30 +6,17 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/process_support.h"
+
 namespace {
 
-struct Result {
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Result = testproc::ProgramResult;
 
 Result stageload(const QStringList& args, int timeoutMs = 60000) {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove("QT_QPA_PLATFORM");  // the command must pick offscreen by itself
     env.remove("DISPLAY");
-    p.setProcessEnvironment(env);
-    p.start(STAGELOAD_EXE, args);
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    Result r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return testproc::runProgram(QStringLiteral(STAGELOAD_EXE), args, timeoutMs, env);
 }
 
 QString trace(const char* name) {

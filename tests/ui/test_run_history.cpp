@@ -9,7 +9,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 #include "ui/studio/run_history.h"
 
 using stageload::FileError;

@@ -17,7 +17,7 @@
 #include <QWindow>
 #include <QtTest>
 
-#include "engine/export/mesh_export.h"
+#include "engine/media/mesh_files.h"
 #include "ui/app/input_panel.h"
 #include "ui/app/main_window.h"
 #include "ui/app/settings_panel.h"

@@ -118,7 +118,7 @@ private slots:
         QCOMPARE(s.run.threads, 0);
         QVERIFY(s.run.remover == stageload::RemoverChoice::Auto);
         QVERIFY(s.guardEnabled);
-        QCOMPARE(s.guard.poll, 5.0);  // the SPEC's defaults, as the CLI
+        QCOMPARE(s.guard.poll, 5.0);  // the CLI's defaults
         QCOMPARE(s.guard.quietFor, 60.0);
         QCOMPARE(s.exportFormat, QStringLiteral("glb"));
     }

@@ -1,7 +1,7 @@
 #pragma once
 // Small fixtures shared by the ui suites.
 
-#include "engine/mesh/mesh.h"
+#include "engine/media/mesh.h"
 
 namespace stageload::test {
 

@@ -1,5 +1,5 @@
 #pragma once
-// stageload::Image (engine/image) to QImage, for thumbnails and previews.
+// stageload::Image (engine/media) to QImage, for thumbnails and previews.
 //
 //   QLabel* l; l->setPixmap(QPixmap::fromImage(stageload::studio::toQImage(cutout)));
 //
@@ -7,7 +7,7 @@
 
 #include <QImage>
 
-#include "engine/image/image.h"
+#include "engine/media/image.h"
 
 namespace stageload::studio {
 

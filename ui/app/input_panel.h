@@ -11,7 +11,7 @@
 #include <QLabel>
 #include <QWidget>
 
-#include "engine/image/image.h"
+#include "engine/media/image.h"
 
 namespace stageload::studio {
 

@@ -11,7 +11,7 @@
 #include <QFileInfo>
 #include <cstdio>
 
-#include "guard/core/huge_page_malloc.h"
+#include "engine/base/huge_page_malloc.h"
 #include "ui/app/main_window.h"
 #include "ui/app/scripted_session.h"
 #include "ui/worker/run_controller.h"

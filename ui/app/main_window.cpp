@@ -18,8 +18,8 @@
 #include <QVBoxLayout>
 
 #include "engine/api/run_meta.h"
-#include "guard/generator/generator_run.h"
 #include "engine/pipelines/character/character_run.h"
+#include "guard/generator/generator_run.h"
 #include "ui/app/blender_launcher.h"
 #include "ui/app/history_panel.h"
 #include "ui/app/input_panel.h"

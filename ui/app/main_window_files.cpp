@@ -17,7 +17,7 @@
 #include <QToolBar>
 #include <QUrl>
 
-#include "engine/export/mesh_export.h"
+#include "engine/media/mesh_files.h"
 #include "guard/trace/trace_reader.h"
 #include "ui/app/blender_launcher.h"
 #include "ui/app/generator_editor.h"

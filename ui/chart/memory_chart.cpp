@@ -6,7 +6,7 @@
 #include <QSplitter>
 #include <qcustomplot.h>
 
-#include "guard/core/units.h"
+#include "engine/base/units.h"
 #include "ui/chart/chart_export.h"
 #include "ui/chart/run_graphs.h"
 #include "ui/chart/stage_peak_table.h"

@@ -1,5 +1,5 @@
 #pragma once
-// The memory chart (SPEC §8): process footprint (bold), available memory, swap used and GPU
+// The memory chart: process footprint (bold), available memory, swap used and GPU
 // memory over time, in GiB, with named stage bands, load/release ticks, hover readouts,
 // horizontal zoom and pan, overlaid runs and a per-stage peak table beside the plot.
 //
@@ -44,7 +44,7 @@
 #include <QTimer>
 #include <QWidget>
 
-#include "guard/events/event.h"
+#include "engine/base/event.h"
 #include "guard/memory/readers.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"

@@ -5,7 +5,7 @@
 #include <QToolTip>
 #include <qcustomplot.h>
 
-#include "guard/core/units.h"
+#include "engine/base/units.h"
 #include "ui/chart/memory_chart.h"
 #include "ui/chart/run_graphs.h"
 

@@ -1,6 +1,6 @@
 #include "ui/chart/run_graphs.h"
 
-#include "guard/core/units.h"
+#include "engine/base/units.h"
 
 namespace stageload::chart {
 

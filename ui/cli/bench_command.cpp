@@ -1,4 +1,4 @@
-// `stageload bench cascade | compare` and `stageload demo`: the stand-in cascade (SPEC §5.3).
+// `stageload bench cascade | compare` and `stageload demo`: the stand-in cascade.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -9,8 +9,8 @@
 #include <CLI/CLI.hpp>
 
 #include "engine/api/run_settings.h"
-#include "engine/export/mesh_export.h"
 #include "engine/load/raw_read.h"
+#include "engine/media/mesh_files.h"
 #include "engine/pipelines/cascade/cascade_mesh.h"
 #include "engine/pipelines/cascade/cascade_plan.h"
 #include "engine/pipelines/cascade/cascade_report.h"

@@ -1,5 +1,5 @@
 // `stageload guard [flags] -- CMD ARGS...`: runs one command only when there is room and stops
-// its whole process group before swap runs away (SPEC §7). Every flag is validated before any
+// its whole process group before swap runs away. Every flag is validated before any
 // waiting; a bad value exits 2 with a message that says what is wrong.
 #include <CLI/CLI.hpp>
 #include <cstdio>

@@ -5,8 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
-#include "guard/core/error.h"
-#include "guard/core/huge_page_malloc.h"
+#include "engine/base/error.h"
+#include "engine/base/huge_page_malloc.h"
 #include "ui/cli/commands.h"
 
 int main(int argc, char** argv) {

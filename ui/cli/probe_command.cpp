@@ -1,13 +1,13 @@
 // `stageload probe MODEL-FILE [--input SHAPE]`: resident memory of one model at each point of
-// its life (SPEC §3, seed 004), with the peak inside each phase.
+// its life, with the peak inside each phase.
 #include <cstdio>
 #include <memory>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
 
+#include "engine/base/error.h"
 #include "engine/load/probe.h"
-#include "guard/core/error.h"
 #include "ui/cli/commands.h"
 
 namespace stageload::cli {

@@ -2,15 +2,16 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <memory>
+#include <mutex>
 
 #include "engine/api/generator_job.h"
-#include "engine/export/mesh_export.h"
-#include "guard/core/atomic_file.h"
-#include "guard/core/text.h"
-#include "guard/core/units.h"
+#include "engine/base/atomic_file.h"
+#include "engine/base/text.h"
+#include "engine/base/units.h"
+#include "engine/media/mesh_files.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
 
@@ -73,32 +74,39 @@ int runGeneratorCommand(const GeneratorOptions& o) {
     p.trace = o.trace.empty() ? p.values.runDir / "trace.jsonl" : std::filesystem::absolute(o.trace, ec);
     p.guard = o.guard;
     p.sampleInterval = o.sampleInterval;
-    std::filesystem::remove(p.values.output, ec);  // a mesh left by an earlier run is not this run's
 
-    double lastShown = -10.0;
-    std::string stage;
-    double percent = -1.0;
-    std::int64_t footprint = 0;
-    p.onProgress = [&](const std::string& s, double pct) {
-        if (s != stage) std::fprintf(stderr, "[stage] %s\n", s.c_str());
-        stage = s;
-        percent = pct;
+    // Live progress on stderr: each stage as it begins, each load and release, and every 2 s a
+    // status line (stage, percent, the group's footprint) from the meter's thread.
+    struct Status {
+        std::mutex mutex;
+        std::string stage;
+        double percent = -1.0;
+        double lastShown = -10.0;
     };
-    p.onSample = [&](const MemorySample& s) { footprint = s.footprint; };  // read on this thread
-    p.onEvent = [&](const Event& e) {
+    auto status = std::make_shared<Status>();
+    p.onProgress = [status](const std::string& s, double pct) {
+        std::lock_guard lock(status->mutex);
+        if (s != status->stage) std::fprintf(stderr, "[stage] %s\n", s.c_str());
+        status->stage = s;
+        status->percent = pct;
+    };
+    p.onSample = [status](const MemorySample& s) {
+        std::lock_guard lock(status->mutex);
+        if (s.t - status->lastShown < 2.0) return;
+        status->lastShown = s.t;
+        std::string line = "  " + (status->stage.empty() ? std::string("starting") : status->stage);
+        if (status->percent >= 0) line += " " + std::to_string(static_cast<int>(status->percent)) + "%";
+        std::fprintf(stderr, "%s, group %s (%d processes)\n", line.c_str(),
+                     formatBytes(s.footprint).c_str(), [&] {
+                         for (const auto& [key, value] : s.extra)
+                             if (key == "processes") return static_cast<int>(value);
+                         return 0;
+                     }());
+    };
+    p.onEvent = [](const Event& e) {
         if (e.kind == EventKind::Load || e.kind == EventKind::Release)
             std::fprintf(stderr, "  %s %s (%s)\n", std::string(toString(e.kind)).c_str(),
                          e.name.c_str(), formatBytes(e.nbytes).c_str());
-    };
-    p.onOutput = [&](const std::string&, bool) {
-        // A status line at most every 2 s: stage, percent, the group's footprint.
-        const double t = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now().time_since_epoch()).count();
-        if (t - lastShown < 2.0) return;
-        lastShown = t;
-        std::fprintf(stderr, "  %s%s, group %s\n", stage.empty() ? "running" : stage.c_str(),
-                     percent >= 0 ? (" " + std::to_string(static_cast<int>(percent)) + "%").c_str() : "",
-                     formatBytes(footprint).c_str());
     };
     p.onGuardLog = [](const GuardLogEntry& e) {
         std::fprintf(stderr, "%s\n", e.line().c_str());

@@ -1,5 +1,5 @@
 #pragma once
-// How long the rest of a run will take, learned from earlier runs (SPEC §8 "an ETA learned from
+// How long the rest of a run will take, learned from earlier runs ("an ETA learned from
 // earlier runs").
 //
 //   stageload::studio::EtaModel eta;

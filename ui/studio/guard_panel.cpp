@@ -14,8 +14,8 @@
 #include <QVBoxLayout>
 #include <QVariant>
 
-#include "guard/core/error.h"
-#include "guard/core/units.h"
+#include "engine/base/error.h"
+#include "engine/base/units.h"
 #include "guard/policy/guard_options.h"
 
 namespace stageload::studio {

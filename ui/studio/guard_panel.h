@@ -1,5 +1,5 @@
 #pragma once
-// The guard panel (SPEC §7, §8): every threshold of the guard, editable, and the guard's live
+// The guard panel: every threshold of the guard, editable, and the guard's live
 // state always visible at the top.
 //
 //   auto* panel = new stageload::studio::GuardPanel(this);

@@ -12,7 +12,7 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 
 namespace stageload::studio {
 namespace {

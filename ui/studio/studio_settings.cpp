@@ -9,7 +9,7 @@
 #include <QSettings>
 #include <QVariant>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 #include "guard/policy/guard_options.h"
 
 namespace stageload::studio {

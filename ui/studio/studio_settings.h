@@ -18,7 +18,7 @@
 // Plain data: a StudioSettings is a value; the functions are reentrant (one QSettings per
 // thread, as Qt requires).
 //
-// Guard defaults: the app keeps the CLI's defaults of SPEC §7 (poll 5 s, quiet-for 1 min, ...),
+// Guard defaults: the app keeps the CLI's defaults (poll 5 s, quiet-for 1 min, ...),
 // so a run guarded in the app behaves like the same run under `stageload guard`. Quiet-for only
 // matters once busy patterns are set, and a 5 s poll is what the CLI's two-readings-in-a-row
 // kill rule was tuned for; users who want faster reactions lower the poll in the guard panel.

@@ -11,8 +11,8 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
-#include "engine/export/mesh_export.h"
-#include "guard/core/error.h"
+#include "engine/base/error.h"
+#include "engine/media/mesh_files.h"
 
 namespace stageload::ui {
 

@@ -13,7 +13,7 @@
 #include <QOpenGLShaderProgram>
 #include <QWheelEvent>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 
 namespace stageload::ui {
 namespace {

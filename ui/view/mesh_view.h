@@ -30,7 +30,7 @@
 #include <QTimer>
 #include <QWidget>
 
-#include "engine/mesh/mesh.h"
+#include "engine/media/mesh.h"
 #include "ui/view/orbit_camera.h"
 
 class QOffscreenSurface;

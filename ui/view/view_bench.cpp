@@ -14,8 +14,8 @@
 #include <QElapsedTimer>
 #include <QMouseEvent>
 
-#include "engine/export/mesh_export.h"
-#include "guard/core/error.h"
+#include "engine/base/error.h"
+#include "engine/media/mesh_files.h"
 #include "ui/view/mesh_view.h"
 
 using namespace stageload;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <limits>
 #include <optional>
+#include <regex>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -18,8 +19,8 @@
 #include "engine/api/failure.h"
 #include "engine/api/generator_job.h"
 #include "engine/api/run_meta.h"
+#include "engine/base/atomic_file.h"
 #include "engine/pipelines/character/character_run.h"
-#include "guard/core/atomic_file.h"
 #include "guard/meter/meter.h"
 #include "guard/process/process_list.h"
 #include "guard/trace/summary.h"
@@ -294,8 +295,12 @@ void GenerateJob::runExternal() {
             emit percentChanged(percent);
         }
     };
-    p.onOutput = [this](const std::string& line, bool isStderr) {
-        spdlog::debug("{}{}: {}", request_.generator->name, isStderr ? " (stderr)" : "", line);
+    // Its output in the log pane; progress-bar lines only update the status bar.
+    std::optional<std::regex> progress;
+    if (!request_.generator->progressPattern.empty()) progress.emplace(request_.generator->progressPattern);
+    p.onOutput = [this, &progress](const std::string& line, bool isStderr) {
+        const bool bar = progress && std::regex_search(line, *progress);
+        if (!bar) spdlog::info("{}{}: {}", request_.generator->name, isStderr ? " (stderr)" : "", line);
     };
     p.onGuardLog = [this](const GuardLogEntry& e) {
         spdlog::info("{}", e.line());

@@ -23,9 +23,9 @@
 #include <optional>
 
 #include "engine/api/run_settings.h"
-#include "engine/image/image.h"
-#include "engine/mesh/mesh.h"
-#include "guard/events/event.h"
+#include "engine/base/event.h"
+#include "engine/media/image.h"
+#include "engine/media/mesh.h"
 #include "guard/generator/generator_def.h"
 #include "guard/memory/readers.h"
 #include "guard/policy/guard_params.h"

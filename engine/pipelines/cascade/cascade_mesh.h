@@ -6,7 +6,7 @@
 //   auto r = stageload::runCascade(p);
 //   stageload::writeMeshFile(stageload::cascadeMesh(r), "cascade.glb");
 
-#include "engine/mesh/mesh.h"
+#include "engine/media/mesh.h"
 #include "engine/pipelines/cascade/cascade_run.h"
 
 namespace stageload {

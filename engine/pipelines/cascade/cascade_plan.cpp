@@ -3,7 +3,7 @@
 namespace stageload {
 namespace {
 
-// Resident GiB of each model in the real staged trace (SPEC §5.3); the camera estimator is not
+// Resident GiB of each model in a real staged Pixal3D trace; the camera estimator is not
 // in that trace and is given a small size.
 constexpr double kTotalGiB = 0.824 + 0.20 + 1.138 + 0.05 + 2.529 + 0.137 + 2.616 + 0.883 +
                              2.616 + 2.616 + 0.883;

@@ -1,5 +1,5 @@
 #pragma once
-// The stand-in cascade's models and stage plan: Pixal3D's 1024_cascade (SPEC §5.1) with model
+// The stand-in cascade's models and stage plan: Pixal3D's 1024_cascade with model
 // sizes in the proportions measured in the real staged trace, scaled to any total.
 //
 //   for (const auto& m : stageload::cascadeModels()) bytes[m.name] = m.share * totalBytes;

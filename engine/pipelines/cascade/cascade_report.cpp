@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "guard/core/atomic_file.h"
+#include "engine/base/atomic_file.h"
 
 namespace stageload {
 

@@ -8,7 +8,6 @@
 #include "engine/core/fingerprint.h"
 #include "engine/pipelines/cascade/cascade_models.h"
 #include "engine/pipelines/cascade/cascade_plan.h"
-#include "engine/pipelines/stage_events.h"
 #include "engine/registry/shared_builds.h"
 #include "guard/memory/process_memory.h"
 
@@ -125,63 +124,42 @@ CascadeResult runCascade(const CascadeParams& params) {
     const double totalBytes = params.scaleGiB * static_cast<double>(1ll << 30);
     auto latent = torch::zeros({kBatch, kCascadeWidth});
     auto cancelled = [&] { return params.cancel && params.cancel->load(); };
+    StageRunner stages(models, log, params.onStage, params.cancel, "the cascade run");
 
     for (const auto& stage : plan) {
         if (stage.name == params.stopAt) {
             result.stoppedAt = stage.name;
             break;
         }
-        if (cancelled()) throw Cancelled("the cascade run was cancelled before stage '" + stage.name + "'");
-        if (params.onStage) params.onStage(stage.name, true);
-        const auto eventsBefore = log.events().size();
         const auto readsBefore = *reads;
         CascadeStage s;
-        s.name = stage.name;
-        s.rssBeforeEnter = readProcessMemory().rss;
-        const auto start = Clock::now();
-        models.enter(stage.name);
-        s.enterSeconds = secondsSince(start);
-        s.rssAfterEnter = readProcessMemory().rss;
-        // The stage's window opens once the releases its start triggered are done (as in the
-        // trace summary), so its peak is its own and not the previous stage's.
-        resetPeakRss();
+        static_cast<StageStats&>(s) = stages.run(stage.name, [&] {
+            // As in a real stage, its models are loaded at first use and its activations after.
+            std::vector<Model<torch::nn::Module>> stageModels;
+            for (const auto& name : stage.models) stageModels.push_back(models.get(name));
 
-        // As in a real stage, its models are loaded at first use and its activations come after.
-        std::vector<Model<torch::nn::Module>> stageModels;
-        for (const auto& name : stage.models) stageModels.push_back(models.get(name));
+            // The stage's working memory (activations), touched so it is really resident.
+            s.workingBytes = static_cast<std::int64_t>(cascadeWorkingShare(stage.name) * totalBytes) / 4 * 4;
+            auto work = torch::empty({s.workingBytes / 4});
+            work.fill_(latent.abs().mean().item<float>());
 
-        // The stage's working memory (activations), touched so it is really resident.
-        s.workingBytes = static_cast<std::int64_t>(cascadeWorkingShare(stage.name) * totalBytes) / 4 * 4;
-        auto work = torch::empty({s.workingBytes / 4});
-        work.fill_(latent.abs().mean().item<float>());
-
-        const int steps = cascadeSteps(stage.name);
-        if (stage.models.empty()) latent = latent * 0.5 + torch::randn({kBatch, kCascadeWidth});
-        for (auto& model : stageModels) {
-            for (int i = 0; i < steps; ++i) {
-                if (cancelled())
-                    throw Cancelled("the cascade run was cancelled in stage '" + stage.name + "'");
-                latent = step(*model, latent, 1.0 / steps);
+            const int steps = cascadeSteps(stage.name);
+            if (stage.models.empty()) latent = latent * 0.5 + torch::randn({kBatch, kCascadeWidth});
+            for (auto& model : stageModels) {
+                for (int i = 0; i < steps; ++i) {
+                    if (cancelled())
+                        throw Cancelled("the cascade run was cancelled in stage '" + stage.name + "'");
+                    latent = step(*model, latent, 1.0 / steps);
+                }
             }
-        }
-        latent = latent + work.sum() * 1e-12;
-        work = torch::Tensor();
-
-        s.latent = latent.clone();
-        s.fingerprint = fingerprintHex(latent);
-        s.seconds = secondsSince(start);
-        s.peakRss = readProcessMemory().peakRss;
-        s.weightBytes = models.loadedBytes();
-        const auto counts = countStageEvents(log.events(), eventsBefore);
-        s.loads = counts.loads;
-        s.loadSeconds = counts.loadSeconds;
-        s.loadBytes = counts.loadBytes;
-        s.releases = counts.releases;
-        s.releasedBytes = counts.releasedBytes;
+            latent = latent + work.sum() * 1e-12;
+            work = torch::Tensor();
+            s.latent = latent.clone();
+            s.fingerprint = fingerprintHex(latent);
+        });
         s.readSeconds = reads->seconds - readsBefore.seconds;
         s.readBytes = reads->bytes - readsBefore.bytes;
         result.stages.push_back(std::move(s));
-        if (params.onStage) params.onStage(stage.name, false);
     }
     models.close();
     result.readSeconds = reads->seconds;

@@ -1,5 +1,6 @@
 #pragma once
-// Runs the stand-in cascade (SPEC §5.3): the seed's measurement, reproducible on any machine.
+// Runs the stand-in cascade: the staged-vs-eager measurement of a real Pixal3D run, reproducible
+// on any machine.
 //
 //   stageload::CascadeParams p;
 //   p.scaleGiB = 6;                         // all weights together
@@ -20,6 +21,7 @@
 
 #include <torch/torch.h>
 
+#include "engine/pipelines/stage_runner.h"
 #include "engine/registry/staged_models.h"
 
 namespace stageload {
@@ -37,22 +39,11 @@ struct CascadeParams {
     const std::atomic<bool>* cancel = nullptr;  ///< checked between steps; stops with Cancelled
 };
 
-struct CascadeStage {
-    std::string name;
+/// One stage: what every pipeline measures (stage_runner.h), and the cascade's own numbers.
+struct CascadeStage : StageStats {
     torch::Tensor latent;            ///< the stage's output (small)
     std::string fingerprint;         ///< fingerprintHex(latent)
-    double seconds = 0.0;
-    double enterSeconds = 0.0;       ///< enter(): the stage event and the releases it triggers
-    std::int64_t peakRss = 0;        ///< process VmHWM from the end of enter() to the stage's end
-    std::int64_t rssBeforeEnter = 0;  ///< VmRSS just before enter()
-    std::int64_t rssAfterEnter = 0;  ///< VmRSS right after enter() returned
-    std::int64_t weightBytes = 0;    ///< weights resident at the stage's end
     std::int64_t workingBytes = 0;   ///< the stage's working buffer
-    int loads = 0;                   ///< load and reload events in this stage
-    int releases = 0;
-    std::int64_t releasedBytes = 0;
-    double loadSeconds = 0.0;        ///< whole builds: random init + reading the weights
-    std::int64_t loadBytes = 0;
     double readSeconds = 0.0;        ///< reading the weight files alone
     std::int64_t readBytes = 0;
 };

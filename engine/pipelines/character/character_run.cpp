@@ -10,19 +10,17 @@
 
 #include <spdlog/spdlog.h>
 
-#include "engine/export/mesh_export.h"
-#include "engine/image/image_tensor.h"
+#include "engine/base/text.h"
+#include "engine/core/image_tensor.h"
 #include "engine/load/safetensors.h"
+#include "engine/media/mesh_files.h"
 #include "engine/models/isnet.h"
 #include "engine/models/u2netp.h"
 #include "engine/pipelines/character/inflation.h"
 #include "engine/pipelines/character/subject.h"
 #include "engine/pipelines/character/surface_mesh.h"
 #include "engine/pipelines/character/texture_atlas.h"
-#include "engine/pipelines/stage_events.h"
 #include "engine/registry/staged_models.h"
-#include "guard/core/text.h"
-#include "guard/memory/process_memory.h"
 
 namespace stageload {
 namespace {
@@ -168,7 +166,7 @@ RemoverPlan chooseRemover(const CharacterParams& params) {
             "classical cut-out expects a plain background"};
 }
 
-// The stage plan (SPEC §5.1 style): which registry objects each stage holds.
+// The stage plan: which registry objects each stage holds.
 std::vector<Stage> characterPlan(bool learnedRemover) {
     return {{"preprocess", learnedRemover ? std::vector<std::string>{"background_remover"}
                                           : std::vector<std::string>{}},
@@ -278,26 +276,10 @@ CharacterResult runCharacter(const CharacterParams& params) {
     AtlasLayout layout;
     SheetMesh sheet;
 
+    StageRunner stages(models, log, params.onStage, params.cancel, "the character run");
     auto runStage = [&](const std::string& name, const std::function<void()>& work) {
-        cancelled("before stage '" + name + "'");
-        if (params.onStage) params.onStage(name, true);
-        const auto eventsBefore = log.events().size();
-        const auto start = Clock::now();
-        models.enter(name);
-        resetPeakRss();
-        work();
-        CharacterStage s;
-        s.name = name;
-        s.seconds = secondsSince(start);
-        s.peakRss = readProcessMemory().peakRss;
-        s.weightBytes = models.loadedBytes();
-        const auto counts = countStageEvents(log.events(), eventsBefore);
-        s.loads = counts.loads;
-        s.releases = counts.releases;
-        s.releasedBytes = counts.releasedBytes;
-        result.stages.push_back(s);
-        spdlog::debug("stage {}: {:.2f} s", name, s.seconds);
-        if (params.onStage) params.onStage(name, false);
+        result.stages.push_back(stages.run(name, work));
+        spdlog::debug("stage {}: {:.2f} s", name, result.stages.back().seconds);
     };
 
     runStage("preprocess", [&] {

@@ -1,5 +1,5 @@
 #pragma once
-// The built-in `character` pipeline (SPEC §5.2): one picture of a character in, a closed,
+// The built-in `character` pipeline: one picture of a character in, a closed,
 // textured mesh out, ready for Blender.
 //
 //   stageload::CharacterParams p;
@@ -22,10 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/api/run_settings.h"
 #include "engine/api/errors.h"
-#include "engine/mesh/mesh.h"
-#include "guard/events/event.h"
+#include "engine/api/run_settings.h"
+#include "engine/base/event.h"
+#include "engine/media/mesh.h"
+#include "engine/pipelines/stage_runner.h"
 
 namespace stageload {
 
@@ -49,15 +50,8 @@ struct CharacterParams : RunSettings {
     const std::atomic<bool>* cancel = nullptr;  ///< checked between steps; stops with Cancelled
 };
 
-struct CharacterStage {
-    std::string name;
-    double seconds = 0.0;
-    std::int64_t peakRss = 0;      ///< process VmHWM during the stage
-    std::int64_t weightBytes = 0;  ///< registry objects resident at the stage's end
-    int loads = 0;
-    int releases = 0;
-    std::int64_t releasedBytes = 0;
-};
+/// One stage: seconds, peak, resident objects, loads and releases (stage_runner.h).
+using CharacterStage = StageStats;
 
 struct CharacterResult {
     std::vector<CharacterStage> stages;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "engine/image/image_tensor.h"
+#include "engine/core/image_tensor.h"
 
 namespace stageload {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <deque>
 
-#include "engine/image/image_tensor.h"
+#include "engine/core/image_tensor.h"
 
 namespace stageload {
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// Finding the character in the picture (SPEC §5.2 preprocess): the alpha channel when it is
+// Finding the character in the picture: the alpha channel when it is
 // meaningful, else a learned background remover, else a classical cut-out from the border
 // colour; edges refined at full resolution; cropped to the subject with a margin.
 

@@ -8,8 +8,8 @@
 #include <deque>
 #include <map>
 
-#include "engine/image/image_tensor.h"
-#include "engine/mesh/mesh.h"
+#include "engine/core/image_tensor.h"
+#include "engine/media/mesh.h"
 
 namespace stageload {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <torch/torch.h>
 
-#include "engine/image/image.h"
+#include "engine/media/image.h"
 
 namespace stageload {
 

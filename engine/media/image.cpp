@@ -1,4 +1,4 @@
-#include "engine/image/image.h"
+#include "engine/media/image.h"
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -9,7 +9,7 @@
 #include <memory>
 #include <optional>
 
-#include "guard/core/atomic_file.h"
+#include "engine/base/atomic_file.h"
 
 namespace stageload {
 namespace {

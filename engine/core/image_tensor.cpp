@@ -1,4 +1,4 @@
-#include "engine/image/image_tensor.h"
+#include "engine/core/image_tensor.h"
 
 #include <cmath>
 #include <cstring>

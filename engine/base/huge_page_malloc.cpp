@@ -1,4 +1,4 @@
-#include "guard/core/huge_page_malloc.h"
+#include "engine/base/huge_page_malloc.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -8,7 +8,7 @@
 #include <unistd.h>
 #endif
 
-#include "guard/core/small_file.h"
+#include "engine/base/small_file.h"
 
 namespace stageload {
 namespace {

@@ -1,4 +1,4 @@
-#include "guard/core/small_file.h"
+#include "engine/base/small_file.h"
 
 #include <cerrno>
 

@@ -1,4 +1,4 @@
-#include "guard/core/units.h"
+#include "engine/base/units.h"
 
 #include <cctype>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <limits>
 #include <string>
 
-#include "guard/core/text.h"
+#include "engine/base/text.h"
 
 namespace stageload {
 namespace {

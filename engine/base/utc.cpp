@@ -1,4 +1,4 @@
-#include "guard/core/utc.h"
+#include "engine/base/utc.h"
 
 #include <cstdio>
 #include <ctime>

@@ -8,7 +8,7 @@
 
 #include <array>
 
-#include "engine/mesh/mesh.h"
+#include "engine/media/mesh.h"
 
 namespace stageload {
 

@@ -4,8 +4,8 @@
 #include <functional>
 #include <sstream>
 
-#include "engine/export/mesh_export.h"
-#include "guard/core/atomic_file.h"
+#include "engine/base/atomic_file.h"
+#include "engine/media/mesh_files.h"
 
 namespace stageload {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/mesh/mesh.h"
+#include "engine/media/mesh.h"
 
 #include <algorithm>
 #include <cmath>

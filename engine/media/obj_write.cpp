@@ -1,8 +1,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "engine/export/mesh_export.h"
-#include "guard/core/atomic_file.h"
+#include "engine/base/atomic_file.h"
+#include "engine/media/mesh_files.h"
 
 namespace stageload {
 namespace {

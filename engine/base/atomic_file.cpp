@@ -1,4 +1,4 @@
-#include "guard/core/atomic_file.h"
+#include "engine/base/atomic_file.h"
 
 #include <cerrno>
 #include <cstring>

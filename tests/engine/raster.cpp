@@ -1,4 +1,4 @@
-#include "engine/mesh/raster.h"
+#include "raster.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 #pragma once
-// Sizes, durations and percentages as users type them (SPEC §7), and bytes as people read them.
+// Sizes, durations and percentages as users type them, and bytes as people read them.
 //
 //   std::int64_t budget = stageload::parseSize("8G");        // 8 * 2^30
 //   double poll = stageload::parseDuration("250ms");         // 0.25 (seconds)
@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 
 namespace stageload {
 

@@ -4,7 +4,7 @@
 //   stageload::Event e{stageload::EventKind::Load, "unet", "structure", 1 << 30, 2.5};
 //   auto kind = stageload::eventKindFromString("release");   // throws EventError if unknown
 //
-// Kinds and field names match the Python stageload trace format (SPEC §4, §6).
+// Kinds and field names match the Python stageload trace format.
 
 #include <cstdint>
 #include <functional>
@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 
 namespace stageload {
 

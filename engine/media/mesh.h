@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/image/image.h"
+#include "engine/media/image.h"
 
 namespace stageload {
 

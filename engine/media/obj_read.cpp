@@ -9,8 +9,8 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "engine/export/mesh_export.h"
-#include "guard/core/text.h"
+#include "engine/base/text.h"
+#include "engine/media/mesh_files.h"
 
 namespace stageload {
 namespace {

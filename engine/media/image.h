@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 
 namespace stageload {
 

@@ -1,4 +1,4 @@
-#include "guard/core/text.h"
+#include "engine/base/text.h"
 
 #include <cctype>
 

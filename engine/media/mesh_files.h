@@ -16,7 +16,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "engine/mesh/mesh.h"
+#include "engine/media/mesh.h"
 
 namespace stageload {
 

@@ -1,4 +1,4 @@
-#include "guard/events/event.h"
+#include "engine/base/event.h"
 
 #include <array>
 #include <utility>

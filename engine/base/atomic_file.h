@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "guard/core/error.h"
+#include "engine/base/error.h"
 
 namespace stageload {
 
