@@ -119,7 +119,10 @@ private:
         }
         if (p_.onOutput) p_.onOutput(text, isStderr);
         std::smatch m;
-        if (stageRe_ && std::regex_search(text, m, *stageRe_) && m.size() > 1 && m[1].length() > 0) {
+        // Stages from its output only until its trace names them: the two could disagree on
+        // the order when one lags.
+        if (stageRe_ && !traceStages_ && std::regex_search(text, m, *stageRe_) && m.size() > 1 &&
+            m[1].length() > 0) {
             const std::string stage = m[1].str();
             Event e{EventKind::Stage, stage, stage, 0, 0.0, "from its output", now()};
             write(e, std::nullopt);
@@ -149,6 +152,7 @@ private:
             }
         } else if (line.kind == TraceLine::Kind::Event) {
             offset_ = std::min(offset_, t - line.event.t);
+            traceStages_ = traceStages_ || line.event.kind == EventKind::Stage;
             write(line.event, line.event.t + offset_);
         }
     }
@@ -180,6 +184,7 @@ private:
     std::atomic<std::int64_t> ownFootprint_{-1};  ///< read by the meter's thread
     std::vector<std::pair<double, double>> arrivals_;  ///< (seen, its own t) of each trace line
     double stopT_ = -1.0;
+    bool traceStages_ = false;  ///< its trace has named a stage
 };
 
 }  // namespace

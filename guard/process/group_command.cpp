@@ -181,25 +181,31 @@ bool GroupCommand::stop(double grace, const std::function<void(double)>& sleep) 
         signalGroup(sig);
         for (pid_t pid : escaped()) ::kill(pid, sig);
     };
+    const auto look = [&] {
+        try {
+            track(listProcesses(false));  // descendants that left the group, new ones too
+        } catch (const Error&) {
+            // the process table cannot be read: the group alone is stopped
+        }
+    };
     const auto waitGone = [&](double seconds) {
         const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                               std::chrono::duration<double>(seconds));
-        for (;;) {
+        for (int i = 1;; ++i) {
             poll();
+            // A process ignoring SIGTERM may start more during the grace period: look again.
+            if (i % 10 == 0) look();
             if (!anyAlive()) return true;
             if (Clock::now() >= until) return false;
             sleep(0.02);
         }
     };
-    try {
-        track(listProcesses(false));  // a last look for descendants that left the group
-    } catch (const Error&) {
-        // the process table cannot be read: the group alone is stopped
-    }
+    look();
     poll();
     if (!anyAlive()) return true;
     signalAll(SIGTERM);
     if (waitGone(grace)) return true;
+    look();  // right before the parents die, while their children still name them
     signalAll(SIGKILL);
     return waitGone(5.0);
 }

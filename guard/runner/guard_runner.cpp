@@ -65,6 +65,15 @@ int Guard::run(const std::vector<std::string>& argv) {
     const auto step = [&](double s) {
         return hooks.cancelled ? std::min(s, std::max(hooks.tickInterval, 0.01)) : s;
     };
+    // A tick that throws must not take the guard down with the command still running.
+    const auto tick = [&] {
+        if (!hooks.tick) return;
+        try {
+            hooks.tick();
+        } catch (const std::exception& e) {
+            log("error", std::string("while following the command: ") + e.what(), "");
+        }
+    };
     t0_ = env_.now();
     policy_ = GuardPolicy(params_, selfAndAncestors(listProcesses(false)));
 
@@ -152,7 +161,7 @@ int Guard::run(const std::vector<std::string>& argv) {
 
     const auto finish = [&](int code, const std::string& what, const std::string& message,
                             const std::string& readings) {
-        if (hooks.tick) hooks.tick();  // what the command wrote last
+        tick();  // what the command wrote last
         if (meter) {
             meter->mark("guard: " + what + ": " + message);
             meter->stop();
@@ -190,7 +199,7 @@ int Guard::run(const std::vector<std::string>& argv) {
             nextTrack = env_.now() + kTrackInterval;
         }
         if (hooks.tick && env_.now() >= nextTick) {
-            hooks.tick();
+            tick();
             nextTick = env_.now() + hooks.tickInterval;
         }
         if (cancelled()) {

@@ -215,10 +215,10 @@ private slots:
         const QString shot = out_.filePath(QStringLiteral("studio.png"));
         QProcess app;
         app.setProcessChannelMode(QProcess::SeparateChannels);
-        app.start(QStringLiteral(STAGELOAD_STUDIO_EXE),
-                  {kSamples + QStringLiteral("/lantern_alpha.png"), QStringLiteral("--generate"),
-                   QStringLiteral("--screenshot"), shot, QStringLiteral("--quit-when-done"),
-                   QStringLiteral("--benchmark")});
+        startWithSettings(app, QStringLiteral("screenshot"), {{QStringLiteral("waitFree"), 0.0}},
+                          {kSamples + QStringLiteral("/lantern_alpha.png"), QStringLiteral("--generate"),
+                           QStringLiteral("--screenshot"), shot, QStringLiteral("--quit-when-done"),
+                           QStringLiteral("--benchmark")});
         QVERIFY(app.waitForFinished(180000));
         const QString out = QString::fromUtf8(app.readAllStandardOutput());
         const QString err = QString::fromUtf8(app.readAllStandardError());
@@ -235,6 +235,7 @@ private slots:
         QVERIFY2(colours.size() > 500, qPrintable(QString::number(colours.size())));
     }
 
+private:
     /// A generator file running tests/generators/fake_port.py with `flags`.
     QString fakePort(const QString& name, const QStringList& flags) {
         QStringList args{QStringLiteral("python3"), QStringLiteral(STAGELOAD_FAKE_PORT),
@@ -254,10 +255,27 @@ private slots:
         return file;
     }
 
+    /// The app in scripted mode with settings of its own (the guard's thresholds `guard`), so
+    /// what earlier tests saved (a busy pattern, say) does not hold the run back. History is
+    /// shared with this process.
+    void startWithSettings(QProcess& app, const QString& name, const QVariantMap& guard,
+                           const QStringList& args) {
+        const QString config = out_.filePath(QStringLiteral("config-") + name);
+        {
+            QSettings s(config + QStringLiteral("/Stageload/Stageload Studio.conf"), QSettings::IniFormat);
+            for (auto it = guard.begin(); it != guard.end(); ++it) s.setValue(QStringLiteral("guard/") + it.key(), it.value());
+        }
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), config);
+        app.setProcessEnvironment(env);
+        app.start(QStringLiteral(STAGELOAD_STUDIO_EXE), args);
+    }
+
+private slots:
     void scriptedModeRunsAGeneratorAndShowsItsMesh() {
         const QString shot = out_.filePath(QStringLiteral("generator.png"));
         QProcess app;
-        app.start(QStringLiteral(STAGELOAD_STUDIO_EXE),
+        startWithSettings(app, QStringLiteral("generator"), {{QStringLiteral("waitFree"), 0.0}},
                   {kSamples + QStringLiteral("/knight_alpha.png"), QStringLiteral("--generator"),
                    fakePort(QStringLiteral("fake-port"),
                             {QStringLiteral("--stages"), QStringLiteral("a:20,b:60,c:10"),
@@ -282,24 +300,16 @@ private slots:
     }
 
     void scriptedModeExits3WhenTheGuardStopsAGenerator() {
-        {
-            QSettings s;  // the app reads its thresholds from the settings the test home holds
-            s.setValue(QStringLiteral("guard/waitFree"), 0.0);
-            s.setValue(QStringLiteral("guard/killFree"), 90.0);
-            s.setValue(QStringLiteral("guard/poll"), 0.2);
-        }
         QProcess app;
-        app.start(QStringLiteral(STAGELOAD_STUDIO_EXE),
-                  {kSamples + QStringLiteral("/knight_alpha.png"), QStringLiteral("--generator"),
-                   fakePort(QStringLiteral("runaway"),
-                            {QStringLiteral("--stages"), QStringLiteral("a:10,grow:10,c:10"),
-                             QStringLiteral("--runaway"), QStringLiteral("--ignore-sigterm")}),
-                   QStringLiteral("--generate"), QStringLiteral("--quit-when-done")});
+        startWithSettings(app, QStringLiteral("runaway"),
+                          {{QStringLiteral("waitFree"), 0.0}, {QStringLiteral("killFree"), 90.0},
+                           {QStringLiteral("poll"), 0.2}},
+                          {kSamples + QStringLiteral("/knight_alpha.png"), QStringLiteral("--generator"),
+                           fakePort(QStringLiteral("runaway"),
+                                    {QStringLiteral("--stages"), QStringLiteral("a:10,grow:10,c:10"),
+                                     QStringLiteral("--runaway"), QStringLiteral("--ignore-sigterm")}),
+                           QStringLiteral("--generate"), QStringLiteral("--quit-when-done")});
         QVERIFY(app.waitForFinished(120000));
-        {
-            QSettings s;
-            for (const char* key : {"guard/waitFree", "guard/killFree", "guard/poll"}) s.remove(QLatin1String(key));
-        }
         const QString err = QString::fromUtf8(app.readAllStandardError());
         QVERIFY2(app.exitCode() == 3, qPrintable(err));
         QVERIFY2(err.contains(QLatin1String("Stopped by the guard")), qPrintable(err));

@@ -299,7 +299,11 @@ void GenerateJob::runExternal() {
     std::optional<std::regex> progress;
     if (!request_.generator->progressPattern.empty()) progress.emplace(request_.generator->progressPattern);
     p.onOutput = [this, &progress](const std::string& line, bool isStderr) {
-        const bool bar = progress && std::regex_search(line, *progress);
+        bool bar = false;
+        try {
+            bar = progress && std::regex_search(line, *progress);
+        } catch (const std::regex_error&) {  // a pattern too costly for this line: log it
+        }
         if (!bar) spdlog::info("{}{}: {}", request_.generator->name, isStderr ? " (stderr)" : "", line);
     };
     p.onGuardLog = [this](const GuardLogEntry& e) {
