@@ -11,7 +11,15 @@ namespace stageload {
 
 SignalBlock::SignalBlock() {
     sigemptyset(&set_);
-    for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD}) sigaddset(&set_, sig);
+    for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD}) {
+        // A signal that was ignored when this process started (SIGHUP under nohup, SIGINT in
+        // a background job) stays ignored, as in any well-behaved Unix program: left unblocked,
+        // the kernel drops it. (A blocked signal would be queued and seen here.)
+        struct sigaction current {};
+        if (sig != SIGCHLD && ::sigaction(sig, nullptr, &current) == 0 && current.sa_handler == SIG_IGN)
+            continue;
+        sigaddset(&set_, sig);
+    }
     pthread_sigmask(SIG_BLOCK, &set_, &old_);
 }
 

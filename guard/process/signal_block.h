@@ -7,6 +7,8 @@
 //   int sig = block.wait(5.0);                    // 0 after 5 s, else the signal number
 //   if (sig == SIGTERM) stopCommandThenExit(128 + sig);
 //
+// A signal whose disposition is SIG_IGN when the block is made (SIGHUP under nohup) is left
+// alone: it stays ignored and never wakes wait().
 // Children should get oldMask() back (the process group runner does). Not thread-safe: use it
 // from the thread that created it. Throws nothing.
 

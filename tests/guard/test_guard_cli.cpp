@@ -1,5 +1,7 @@
 // `stageload guard` and `stageload summary` as a user runs them: usage errors exit 2 before any
 // waiting, the guard's exit codes, and the summary table of a real trace.
+#include <csignal>
+
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QtTest>
@@ -105,6 +107,28 @@ private slots:
         QVERIFY2(finished, "the guarded command was stopped reading the terminal");
         QCOMPARE(p.exitCode(), 0);
         QVERIFY2(out.contains("got:hello"), qPrintable(out));
+    }
+
+    void signalsIgnoredAtStartStayIgnored() {
+        // As under nohup: SIGHUP is ignored when the guard starts, so a hangup must neither end
+        // the guard nor its command; SIGTERM still stops both.
+        const QString guard = QStringLiteral("trap '' HUP; exec '%1' guard --wait-free 0 --poll 100ms -- sleep 2")
+                                  .arg(QStringLiteral(STAGELOAD_EXE));
+        QProcess p;
+        p.start(QStringLiteral("sh"), {QStringLiteral("-c"), guard});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(700);  // the guard has started its command
+        ::kill(static_cast<pid_t>(p.processId()), SIGHUP);
+        QVERIFY(p.waitForFinished(10000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+
+        p.start(QStringLiteral("sh"), {QStringLiteral("-c"), guard});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(700);
+        ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(10000));
+        QCOMPARE(p.exitCode(), 128 + SIGTERM);
     }
 
     void traceIntervalSetsTheSamplingRate() {
