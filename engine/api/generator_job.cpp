@@ -50,6 +50,7 @@ GeneratorJobResult runGeneratorJob(const GeneratorRunParams& p) noexcept {
                                 " line(s) that are not trace lines, skipped (first: " +
                                 r.firstBadTraceLine + ")");
     }
+    if (!r.traceProblem.empty()) j.notices.push_back(r.traceProblem);
     switch (r.exitCode) {
         case kExitStoppedByGuard:
             j.end = GeneratorEnd::StoppedByGuard;

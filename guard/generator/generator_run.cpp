@@ -233,6 +233,7 @@ GeneratorRunResult runGenerator(const GeneratorRunParams& p) {
                              {"texture_size", p.values.textureSize}};
     if (p.cancel) guard.hooks.cancelled = [c = p.cancel] { return c->load(); };
     r.exitCode = guard.run(cmd.argv);
+    r.traceProblem = guard.traceProblem();
     session.end();
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return r;

@@ -73,6 +73,7 @@ struct GeneratorRunResult {
     /// being written) this one reached the run, in seconds. The clocks are matched on the
     /// fastest line, so these are delays beyond that one (a benchmark's "chart lag").
     std::vector<double> traceLags;
+    std::string traceProblem;                     ///< the run's trace was not written whole
     double seconds = 0.0;
 };
 

@@ -86,6 +86,10 @@ void Meter::stop() {
     if (writer_) writer_->end();
 }
 
+std::string Meter::traceProblem() const {
+    return writer_ ? writer_->problem() : std::string();
+}
+
 EventSink Meter::eventSink() {
     return [this](const Event& e) {
         try {

@@ -69,6 +69,9 @@ public:
     /// An error line (once per distinct message).
     void error(const std::string& message);
 
+    /// "" while every trace line was written, else what was lost and why (TraceWriter::problem).
+    std::string traceProblem() const;
+
     std::optional<MemorySample> latest() const;
     std::size_t sampleCount() const;
     double interval() const { return params_.interval; }

@@ -165,6 +165,8 @@ int Guard::run(const std::vector<std::string>& argv) {
         if (meter) {
             meter->mark("guard: " + what + ": " + message);
             meter->stop();
+            traceProblem_ = meter->traceProblem();
+            if (!traceProblem_.empty()) log("warn", traceProblem_, "");
         }
         log(what, message, readings);
         return code;

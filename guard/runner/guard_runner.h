@@ -97,6 +97,8 @@ public:
     std::function<void(pid_t pgid)> onStarted;        ///< after the command started
     GuardHooks hooks;
     const GuardPolicy& policy() const { return policy_; }
+    /// After run(): "" when its trace (params.tracePath) was written whole, else what was lost.
+    const std::string& traceProblem() const { return traceProblem_; }
 
 private:
     void log(const std::string& what, const std::string& message, const std::string& readings);
@@ -106,6 +108,7 @@ private:
     GuardEnv env_;
     GuardPolicy policy_;
     double t0_ = 0.0;
+    std::string traceProblem_;
 };
 
 }  // namespace stageload

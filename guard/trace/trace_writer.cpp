@@ -71,8 +71,10 @@ TraceWriter::~TraceWriter() {
 
 void TraceWriter::writeLine(const std::string& line) {
     if (std::fputs(line.c_str(), file_.get()) < 0 || std::fputc('\n', file_.get()) == EOF ||
-        std::fflush(file_.get()) != 0)
-        ++failures_;
+        std::fflush(file_.get()) != 0) {
+        if (failures_++ == 0) firstErrno_ = errno;
+        std::clearerr(file_.get());
+    }
 }
 
 void TraceWriter::start(double interval, const nlohmann::json& meta, const std::string& utc) {
@@ -129,6 +131,13 @@ void TraceWriter::end() {
 int TraceWriter::writeFailures() const {
     std::lock_guard lock(mutex_);
     return failures_;
+}
+
+std::string TraceWriter::problem() const {
+    std::lock_guard lock(mutex_);
+    if (failures_ == 0) return {};
+    return std::to_string(failures_) + " line(s) of the trace could not be written to " + path_ +
+           " (" + std::strerror(firstErrno_) + "); it is incomplete";
 }
 
 }  // namespace stageload

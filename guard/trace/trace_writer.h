@@ -51,6 +51,9 @@ public:
 
     const std::string& path() const { return path_; }
     int writeFailures() const;
+    /// "" while every line was written, else "12 line(s) of the trace could not be written to
+    /// PATH (No space left on device); it is incomplete".
+    std::string problem() const;
 
 private:
     void writeLine(const std::string& line);
@@ -64,6 +67,7 @@ private:
     std::set<std::string> errorsSeen_;
     bool ended_ = false;
     int failures_ = 0;
+    int firstErrno_ = 0;
 };
 
 /// The JSON of one event line (exposed for tests and for tools that write their own traces).

@@ -109,6 +109,16 @@ private slots:
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
     }
 
+    void aLostTraceIsSaidAndExits73() {
+        const QString out = dir_.filePath("lost.glb");
+        const auto r = stageload({"run", picture(), "-o", out, "--generator",
+                                  fakePort("lost", {"--stages", "a:5"}), "--wait-free", "0",
+                                  "--trace", "/dev/full"});
+        QCOMPARE(r.code, 73);
+        QVERIFY2(r.err.contains("could not be written to /dev/full"), qPrintable(r.err));
+        QVERIFY(QFile::exists(out));  // the mesh is kept all the same
+    }
+
     void badDefinitionsAndFlagsAreUsageErrors() {
         QFile bad(dir_.filePath("bad.json"));
         QVERIFY(bad.open(QIODevice::WriteOnly));

@@ -1,6 +1,7 @@
 // `stageload run` as users and scripts meet it: every sample becomes a .glb that the Khronos
 // glTF validator passes with no errors and no warnings and that Blender imports as one textured
 // mesh of the right height; the trace has every stage; bad input gets its documented exit code.
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -145,6 +146,17 @@ private slots:
         QTest::newRow("triangles") << kSamples + "/knight_alpha.png" << d + "/a.glb" << QStringList{"--triangles", "5"} << 2 << "triangles";
         QTest::newRow("device") << kSamples + "/knight_alpha.png" << d + "/a.glb" << QStringList{"--device", "mps"} << 2 << "macOS";
     }
+    void aLostTraceIsSaidAndExits73() {
+        // The mesh is written, its record is not: the run says so and does not claim success.
+        const QString out = dir_.path() + "/lost.glb";
+        const auto r = stageload({"run", kSamples + "/knight_alpha.png", "-o", out, "--texture-size",
+                                  "1024", "--trace", "/dev/full"});
+        QCOMPARE(r.code, 73);
+        QVERIFY2(r.err.contains("could not be written to /dev/full"), qPrintable(r.err));
+        QVERIFY(!r.out.contains("trace written"));
+        QVERIFY(QFile::exists(out));
+    }
+
     void badInputGetsItsExitCode() {
         QFETCH(QString, input);
         QFETCH(QString, output);

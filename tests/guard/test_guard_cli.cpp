@@ -109,6 +109,13 @@ private slots:
         QVERIFY2(out.contains("got:hello"), qPrintable(out));
     }
 
+    void aLostTraceIsReportedAndFailsTheRun() {
+        const Result r = stageload({"guard", "--wait-free", "0", "--poll", "100ms", "--trace", "/dev/full",
+                                    "--", "sh", "-c", "sleep 0.3"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("could not be written to /dev/full"), qPrintable(r.err));
+    }
+
     void signalsIgnoredAtStartStayIgnored() {
         // As under nohup: SIGHUP is ignored when the guard starts, so a hangup must neither end
         // the guard nor its command; SIGTERM still stops both.

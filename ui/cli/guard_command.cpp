@@ -39,7 +39,9 @@ void addGuardCommand(CLI::App& app, Selected& selected) {
                 std::fprintf(stderr, "%s\n", e.line().c_str());
                 std::fflush(stderr);
             };
-            return guard.run(*command);
+            const int code = guard.run(*command);
+            // A run whose record is lost says so: the command's success is not the guard's.
+            return code == 0 && !guard.traceProblem().empty() ? 1 : code;
         };
     });
 }

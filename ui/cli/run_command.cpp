@@ -94,6 +94,10 @@ int runCharacterCommand(const RunOptions& o) {
         writePngFile(o.cutout, r.cutout);
         std::printf("wrote %s (the cut-out)\n", o.cutout.c_str());
     }
+    if (meter && !meter->traceProblem().empty()) {
+        std::fprintf(stderr, "stageload: error: %s\n", meter->traceProblem().c_str());
+        return exitCode(FailureKind::CannotWrite);
+    }
     if (!o.trace.empty()) std::printf("trace written to %s\n", o.trace.c_str());
     return 0;
 }

@@ -132,8 +132,9 @@ int runGeneratorCommand(const GeneratorOptions& o) {
         std::fprintf(stderr, "stageload: error: %s\n", e.what());
         return 73;
     }
-    printStages(p.trace);
     std::printf("%s\n", job.message.c_str());
+    if (!job.run.traceProblem.empty()) return 73;  // said among the notes above
+    printStages(p.trace);
     std::printf("trace written to %s\n", p.trace.c_str());
     return 0;
 }

@@ -233,6 +233,10 @@ void GenerateJob::runPipeline(GuardPolicy* policy) {
             throw;
         }
         meter.stop();
+        if (const auto lost = meter.traceProblem(); !lost.empty()) {
+            spdlog::error("{}", lost);
+            outcome_.notices << QString::fromStdString(lost);
+        }
 
         outcome_.end = RunEnd::Done;
         outcome_.title = tr("Done");
