@@ -363,7 +363,9 @@ void MemoryChart::updateLegend() {
         o.graphs->setLegendLabel(true);
         o.graphs->addToLegend();
     }
-    plot_->legend->setWrap(std::clamp(perRow, 3, 5));  // more than five: a second row
+    // One row for up to five entries; more (a generator's own footprint, all three tick kinds)
+    // wrap after four, so no label is cut.
+    plot_->legend->setWrap(perRow <= 5 ? std::max(perRow, 3) : 4);
     plot_->legend->setVisible(plot_->legend->itemCount() > 0);
 }
 
