@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Remakes the README's pictures: the app after a run (its scripted mode, under Xvfb) and the
-# memory chart of a staged vs an eager run (`stageload plot` of the stand-in cascade's traces
+# Remakes the README's pictures: the app after a run (its scripted mode, under Xvfb), the app
+# after the stand-in cascade ran as a generator (its default 4 GiB of weights, a child process),
+# and the memory chart of a staged vs an eager run (`stageload plot` of the stand-in cascade's traces
 # committed in tests/bench/cascade-scale6/).
 #
 #   resources/screenshots/make_screenshots.sh [BUILD_DIR]      # default: build
@@ -26,6 +27,12 @@ XDG_CONFIG_HOME=$home/config XDG_DATA_HOME=$home/data \
   xvfb-run -a -s "-screen 0 1400x900x24" \
   "$studio" "$repo/resources/samples/knight_white.png" --generate --quit-when-done \
   --screenshot "$here/studio.png"
+
+XDG_CONFIG_HOME=$home/config XDG_DATA_HOME=$home/data \
+  xvfb-run -a -s "-screen 0 1400x900x24" \
+  "$studio" "$repo/resources/samples/knight_white.png" \
+  --generator "$repo/resources/generators/stageload-cascade.json" --generate --quit-when-done \
+  --screenshot "$here/generator.png"
 
 "$cli" plot "$repo/tests/bench/cascade-scale6/staged-2.trace.jsonl" \
   "$repo/tests/bench/cascade-scale6/eager-2.trace.jsonl" \
