@@ -89,7 +89,6 @@ public:
             follower_->finish();
             r_.commandTrace = follower_->path();
             r_.commandTraceFound = follower_->found();
-            r_.commandTraceLines = follower_->lines();
             r_.badTraceLines = follower_->badLines();
             r_.firstBadTraceLine = follower_->firstProblem();
         }

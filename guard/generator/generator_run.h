@@ -34,10 +34,6 @@
 
 namespace stageload {
 
-/// The key of the run's samples that carries the command's own footprint (from its trace), so
-/// the chart can draw it beside the whole group's.
-inline constexpr const char* kCommandFootprintKey = "command_footprint";
-
 struct GeneratorRunParams {
     GeneratorDef def;
     GeneratorValues values;           ///< runDir is created when missing
@@ -61,7 +57,6 @@ struct GeneratorRunResult {
     std::filesystem::path log;                    ///< every output line: run_dir/command.log
     std::filesystem::path commandTrace;           ///< its own trace, if it has one
     bool commandTraceFound = false;
-    int commandTraceLines = 0;
     int badTraceLines = 0;                        ///< lines of its trace that were garbage
     std::string firstBadTraceLine;                ///< "line 3: not a JSON line: ..."
     std::vector<std::string> stages;              ///< in the order they began

@@ -26,6 +26,10 @@
 
 namespace stageload {
 
+/// The extra key of a generator run's samples that carries the command's own footprint (from
+/// the trace it writes), beside its whole group's.
+inline constexpr const char* kCommandFootprintKey = "command_footprint";
+
 struct MemorySample {
     double t = 0.0;              ///< seconds since the meter started
     std::int64_t footprint = 0;  ///< bytes (Linux VmRSS, macOS phys_footprint)

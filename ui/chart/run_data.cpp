@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "guard/generator/generator_run.h"
-
 namespace stageload::chart {
 
 RunData::RunData(Trace trace) {

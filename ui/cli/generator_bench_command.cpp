@@ -19,6 +19,7 @@
 #include "guard/generator/generator_run.h"
 #include "guard/memory/system_memory.h"
 #include "ui/cli/commands.h"
+#include "ui/cli/run_generator.h"
 
 namespace stageload::cli {
 namespace {
@@ -50,7 +51,7 @@ GeneratorRunParams baseParams(const GeneratorDef& def, const std::filesystem::pa
     p.values.input = dir / "unused.png";
     p.values.output = dir / ("mesh." + def.format);
     p.values.trace = dir / "command.trace.jsonl";
-    p.values.stageload = stageloadCommandNear(std::filesystem::read_symlink("/proc/self/exe"));
+    p.values.stageload = thisProgram();
     p.trace = dir / "trace.jsonl";
     p.guard.waitFree = 0;
     p.guard.killFree = 0;

@@ -18,11 +18,6 @@
 namespace stageload::cli {
 namespace {
 
-std::filesystem::path selfPath() {
-    std::error_code ec;
-    return std::filesystem::read_symlink("/proc/self/exe", ec);
-}
-
 // Keeps the generator's mesh at `out`: the same bytes when the format matches, else converted.
 void keepMesh(const GeneratorJobResult& job, const std::filesystem::path& out) {
     if (asciiLower(out.extension().string()) == asciiLower(job.meshFile.extension().string())) {
@@ -45,6 +40,12 @@ void printStages(const std::filesystem::path& trace) {
 }
 
 }  // namespace
+
+std::filesystem::path thisProgram() {
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::filesystem::path("stageload") : self;
+}
 
 int runGeneratorCommand(const GeneratorOptions& o) {
     GeneratorRunParams p;
@@ -69,7 +70,7 @@ int runGeneratorCommand(const GeneratorOptions& o) {
     p.values.trace = p.values.runDir / "command.trace.jsonl";
     p.values.seed = o.settings.seed;
     p.values.textureSize = o.settings.textureSize;
-    p.values.stageload = stageloadCommandNear(selfPath());
+    p.values.stageload = thisProgram();
     p.values.params = o.params;
     p.trace = o.trace.empty() ? p.values.runDir / "trace.jsonl" : std::filesystem::absolute(o.trace, ec);
     p.guard = o.guard;

@@ -2,6 +2,7 @@
 // `stageload run IMAGE -o OUT --generator FILE.json`: an external generator run as a guarded
 // child process, with live progress on stderr and the per-stage table at the end.
 
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,6 +23,9 @@ struct GeneratorOptions {
     std::string runDir;       ///< default OUT's name + ".run" beside it
     std::map<std::string, std::string> params;  ///< --param KEY=VALUE
 };
+
+/// This program (the `stageload` CLI itself), for a generator's {stageload}.
+std::filesystem::path thisProgram();
 
 /// Runs it; returns the exit code (0, 1, 2, 3, 4, 127, 130 or the command's own).
 int runGeneratorCommand(const GeneratorOptions& options);
