@@ -32,6 +32,14 @@ double parseDuration(std::string_view text);
 /// ("--wait-free 140: out of range, expected 0 to 100"). Throws UsageError.
 double parsePercent(std::string_view text, std::string_view what);
 
+/// a + b, held at the int64 limits instead of overflowing (for totals of byte counts that come
+/// from files: a lying trace must not make a sum undefined).
+constexpr std::int64_t saturatingAdd(std::int64_t a, std::int64_t b) {
+    std::int64_t sum = 0;
+    if (!__builtin_add_overflow(a, b, &sum)) return sum;
+    return b > 0 ? INT64_MAX : INT64_MIN;
+}
+
 /// "0 B", "512 KiB", "1.50 GiB": binary units, 2 decimals above bytes.
 std::string formatBytes(std::int64_t bytes);
 

@@ -3,9 +3,8 @@
 #include <cstring>
 #include <memory>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/api/errors.h"
+#include "engine/api/weights_header.h"
 #include "engine/load/mapped_file.h"
 #include "engine/load/safetensors.h"
 
@@ -25,8 +24,6 @@ constexpr std::array<std::pair<std::string_view, torch::Dtype>, 10> kDtypes{{
     {"BOOL", torch::kBool},
 }};
 
-// Header larger than this is not a weight file we should trust (real ones are kilobytes).
-constexpr std::uint64_t kMaxHeaderBytes = 100ull << 20;
 // Copies read the file in chunks of this size into a staging buffer and copy each on into the
 // tensor. Reading straight into the tensor would make the kernel write to pages it has not
 // written before, and first writes are slow under some hypervisors (on the 2-core VM this project
@@ -66,96 +63,15 @@ SafetensorsFile SafetensorsFile::open(const std::filesystem::path& path) {
     SafetensorsFile f;
     f.file_ = std::make_shared<MappedFile>(path);
     const auto& file = *f.file_;
-    const std::string name = path.string();
-    auto fail = [&name](const std::string& tensor, const std::string& problem) -> WeightFileError {
-        return WeightFileError(name, tensor, problem);
-    };
-
-    if (file.size() < 8)
-        throw fail("", "is " + std::to_string(file.size()) +
-                           " bytes, too short for a safetensors file (truncated or not weights)");
-    std::uint64_t headerLen = 0;
-    for (int i = 7; i >= 0; --i) headerLen = (headerLen << 8) | file.data()[i];
-    if (headerLen > file.size() - 8)
-        throw fail("", "header length " + std::to_string(headerLen) + " exceeds the file size (" +
-                           std::to_string(file.size()) +
-                           " bytes): the file is truncated or not a safetensors file");
-    if (headerLen > kMaxHeaderBytes)
-        throw fail("", "header length " + std::to_string(headerLen) + " is implausibly large");
-
-    nlohmann::json header;
-    try {
-        header = nlohmann::json::parse(file.data() + 8, file.data() + 8 + headerLen);
-    } catch (const nlohmann::json::exception& e) {
-        throw fail("", std::string("header is not valid JSON (") + e.what() + ")");
-    }
-    if (!header.is_object()) throw fail("", "header is not a JSON object");
-
-    const std::uint64_t dataStart = 8 + headerLen;
-    const std::uint64_t dataSize = file.size() - dataStart;
-    for (const auto& [key, value] : header.items()) {
-        if (key == "__metadata__") {
-            if (!value.is_object()) throw fail("", "__metadata__ is not an object");
-            for (const auto& [mk, mv] : value.items())
-                f.metadata_[mk] = mv.is_string() ? mv.get<std::string>() : mv.dump();
-            continue;
-        }
-        if (!value.is_object() || !value.contains("dtype") || !value.contains("shape") ||
-            !value.contains("data_offsets"))
-            throw fail(key, "entry lacks dtype, shape or data_offsets");
-        const auto& jd = value["dtype"];
-        const auto& js = value["shape"];
-        const auto& jo = value["data_offsets"];
-        if (!jd.is_string()) throw fail(key, "dtype is not a string");
-        TensorEntry t;
-        t.name = key;
-        t.dtypeName = jd.get<std::string>();
-        const auto dtype = dtypeFromSafetensors(t.dtypeName);
-        if (!dtype)
-            throw fail(key, "unknown dtype '" + t.dtypeName +
-                                "' (supported: F64 F32 F16 BF16 I64 I32 I16 I8 U8 BOOL)");
-        t.dtype = *dtype;
-        if (!js.is_array()) throw fail(key, "shape is not a list");
-        std::uint64_t numel = 1;
-        for (const auto& d : js) {
-            if (!d.is_number_unsigned()) throw fail(key, "shape has a non-integer or negative size");
-            const auto n = d.get<std::uint64_t>();
-            if (n != 0 && numel > (std::uint64_t(1) << 62) / n)
-                throw fail(key, "shape is implausibly large");
-            numel *= n;
-            t.shape.push_back(static_cast<std::int64_t>(n));
-        }
-        if (!jo.is_array() || jo.size() != 2 || !jo[0].is_number_unsigned() ||
-            !jo[1].is_number_unsigned())
-            throw fail(key, "data_offsets is not a pair of non-negative integers");
-        const auto begin = jo[0].get<std::uint64_t>();
-        const auto end = jo[1].get<std::uint64_t>();
-        if (begin > end)
-            throw fail(key, "data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                "] run backwards");
-        const auto need = numel * c10::elementSize(t.dtype);
-        if (end - begin != need)
-            throw fail(key, "data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                "] hold " + std::to_string(end - begin) + " bytes but " +
-                                t.dtypeName + " " + shapeText(t.shape) + " needs " +
-                                std::to_string(need));
-        if (end > dataSize)
-            throw fail(key, "data ends at byte " + std::to_string(end) +
-                                " of the data section, which has only " +
-                                std::to_string(dataSize) + " bytes: the file is truncated");
-        t.begin = dataStart + begin;
-        t.end = dataStart + end;
-        f.tensors_.push_back(std::move(t));
-    }
-
-    std::sort(f.tensors_.begin(), f.tensors_.end(), [](const auto& a, const auto& b) {
-        return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
-    });
-    for (std::size_t i = 1; i < f.tensors_.size(); ++i) {
-        const auto& prev = f.tensors_[i - 1];
-        const auto& cur = f.tensors_[i];
-        if (cur.begin < prev.end && cur.nbytes() > 0 && prev.nbytes() > 0)
-            throw fail(cur.name, "its data overlaps tensor '" + prev.name + "'");
+    auto header = parseSafetensorsHeader({file.data(), file.size()}, file.size(), path.string());
+    f.metadata_ = std::move(header.metadata);
+    f.tensors_.reserve(header.tensors.size());
+    for (auto& entry : header.tensors) {
+        // Every dtype the header parser accepts has a Torch dtype.
+        const auto dtype = dtypeFromSafetensors(entry.dtypeName);
+        if (!dtype) throw WeightFileError(path.string(), entry.name, "unknown dtype " + entry.dtypeName);
+        f.tensors_.push_back({std::move(entry.name), std::move(entry.dtypeName), *dtype,
+                              std::move(entry.shape), entry.begin, entry.end});
     }
     for (std::size_t i = 0; i < f.tensors_.size(); ++i) f.index_[f.tensors_[i].name] = i;
     return f;

@@ -44,35 +44,45 @@ std::uint32_t readU32(const std::uint8_t* p, bool le) {
               : (std::uint32_t(p[0]) << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
 }
 
-// The Orientation tag (0x0112) of IFD0 in a TIFF-structured EXIF block, or 1.
-int tiffOrientation(std::span<const std::uint8_t> t) {
-    if (t.size() < 8) return 1;
+// What the EXIF block says about orientation: a value 1..8, or that it cannot be trusted.
+struct Orientation {
+    int value = 1;
+    bool corrupt = false;
+};
+constexpr Orientation kCorrupt{1, true};
+
+// The Orientation tag (0x0112) of IFD0 in a TIFF-structured EXIF block. Every read is checked
+// against the block's end in 64-bit arithmetic, so no offset in the file can point outside it.
+Orientation tiffOrientation(std::span<const std::uint8_t> t) {
+    if (t.size() < 8) return kCorrupt;
     const bool le = t[0] == 'I' && t[1] == 'I';
-    if (!le && !(t[0] == 'M' && t[1] == 'M')) return 1;
-    const auto ifd = readU32(t.data() + 4, le);
-    if (ifd + 2 > t.size()) return 1;
-    const auto count = readU16(t.data() + ifd, le);
-    for (std::uint32_t i = 0; i < count; ++i) {
-        const auto entry = ifd + 2 + 12 * i;
-        if (entry + 12 > t.size()) return 1;
+    if (!le && !(t[0] == 'M' && t[1] == 'M')) return kCorrupt;
+    const std::uint64_t ifd = readU32(t.data() + 4, le);
+    if (ifd + 2 > t.size()) return kCorrupt;
+    const std::uint64_t count = readU16(t.data() + ifd, le);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        const std::uint64_t entry = ifd + 2 + 12 * i;
+        if (entry + 12 > t.size()) return kCorrupt;
         if (readU16(t.data() + entry, le) == 0x0112) {
             const auto v = static_cast<int>(readU16(t.data() + entry + 8, le));
-            return v >= 1 && v <= 8 ? v : 1;
+            return v >= 1 && v <= 8 ? Orientation{v, false} : kCorrupt;
         }
     }
-    return 1;
+    return {};
 }
 
 // EXIF orientation of a JPEG (APP1 "Exif") or a PNG (eXIf chunk); 1 when there is none.
-int exifOrientation(std::span<const std::uint8_t> b, const std::string& format) {
+Orientation exifOrientation(std::span<const std::uint8_t> b, const std::string& format) {
     if (format == "jpeg") {
         std::size_t at = 2;
         while (at + 4 <= b.size() && b[at] == 0xFF) {
             const auto marker = b[at + 1];
             if (marker == 0xDA || marker == 0xD9) break;  // image data: no more headers
-            const auto length = readU16(b.data() + at + 2, false);
+            const std::size_t length = readU16(b.data() + at + 2, false);
             if (length < 2 || at + 2 + length > b.size()) break;
             if (marker == 0xE1 && startsWith(b, at + 4, "Exif")) {
+                // "Exif\0\0" (6 bytes) after the 2 length bytes, then the TIFF block.
+                if (length < 8) return kCorrupt;
                 return tiffOrientation(b.subspan(at + 10, length - 8));
             }
             at += 2 + length;
@@ -80,14 +90,14 @@ int exifOrientation(std::span<const std::uint8_t> b, const std::string& format) 
     } else if (format == "png") {
         std::size_t at = 8;
         while (at + 12 <= b.size()) {
-            const auto length = readU32(b.data() + at, false);
+            const std::size_t length = readU32(b.data() + at, false);
             if (at + 12 + length > b.size()) break;
             if (startsWith(b, at + 4, "eXIf")) return tiffOrientation(b.subspan(at + 8, length));
             if (startsWith(b, at + 4, "IDAT")) break;  // eXIf must come before the pixels
             at += 12 + length;
         }
     }
-    return 1;
+    return {};
 }
 
 DecodedImage decodeWebp(std::span<const std::uint8_t> b, const std::string& name,
@@ -95,7 +105,8 @@ DecodedImage decodeWebp(std::span<const std::uint8_t> b, const std::string& name
     WebPBitstreamFeatures features;
     if (WebPGetFeatures(b.data(), b.size(), &features) != VP8_STATUS_OK)
         throw ImageError(name + ": the WebP data is corrupt or truncated; re-export the picture");
-    if (std::int64_t(features.width) * features.height > limits.maxPixels)
+    if (features.width <= 0 || features.height <= 0 ||
+        std::int64_t(features.width) * features.height > limits.maxPixels)
         throw ImageError(name + ": " + std::to_string(features.width) + "×" +
                          std::to_string(features.height) + " is larger than the " +
                          megapixels(limits.maxPixels) + "-megapixel limit; scale it down first");
@@ -141,8 +152,13 @@ DecodedImage decodeImage(std::span<const std::uint8_t> bytes, const std::string&
     if (bytes.size() > std::size_t(std::numeric_limits<int>::max()))
         throw ImageError(name + ": the file is too large to be a picture Stageload can read");
     const auto size = static_cast<int>(bytes.size());
+    // Sizes are compared one side at a time first, so the product cannot overflow.
     auto refuseSize = [&](std::int64_t w, std::int64_t h) {
-        if (w * h > limits.maxPixels)
+        if (w <= 0 || h <= 0)
+            throw ImageError(name + ": the header gives an impossible size (" +
+                             std::to_string(w) + "×" + std::to_string(h) +
+                             "); the file is corrupt, re-export the picture");
+        if (w > limits.maxPixels || h > limits.maxPixels || w * h > limits.maxPixels)
             throw ImageError(name + ": " + std::to_string(w) + "×" + std::to_string(h) +
                              " is larger than the " + megapixels(limits.maxPixels) +
                              "-megapixel limit; scale it down first (4096 pixels on the long "
@@ -167,7 +183,11 @@ DecodedImage decodeImage(std::span<const std::uint8_t> bytes, const std::string&
     d.hasAlpha = dc == 2 || dc == 4;
     d.image = Image(dw, dh, 4);
     std::memcpy(d.image.pixels.data(), pixels.get(), d.image.pixels.size());
-    d.orientation = exifOrientation(bytes, format);
+    const auto orientation = exifOrientation(bytes, format);
+    d.orientation = orientation.value;
+    if (orientation.corrupt)
+        d.notices.push_back("the picture's orientation data (EXIF) is corrupt; it is used "
+                            "unrotated, as stored");
     if (d.orientation != 1) d.image = applyOrientation(d.image, d.orientation);
     return d;
 }

@@ -58,6 +58,8 @@ struct DecodedImage {
     bool hasAlpha = false;   ///< the file had an alpha channel (it may still be all opaque)
     std::string format;      ///< "png", "jpeg", "webp", ...
     int orientation = 1;     ///< the EXIF orientation that was applied (1 = none)
+    /// What the user should know about the file although it decoded (e.g. corrupt EXIF).
+    std::vector<std::string> notices;
 };
 
 /// Decodes `bytes`; `name` is used in messages. ImageError for empty, unknown, corrupt,

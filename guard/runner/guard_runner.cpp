@@ -14,6 +14,7 @@
 #include "guard/process/group_command.h"
 #include "guard/process/signal_block.h"
 #include "guard/process/terminal_handover.h"
+#include "guard/trace/summary.h"
 
 namespace stageload {
 
@@ -205,7 +206,7 @@ int Guard::run(const std::vector<std::string>& argv) {
             nextTick = env_.now() + hooks.tickInterval;
         }
         if (cancelled()) {
-            if (meter) meter->mark("guard: stop: cancelled");
+            if (meter) meter->mark(stopMark(kCancelledReason));
             log("stop", "stopping group " + std::to_string(cmd->pgid()) + ": cancelled", "");
             stopGroup();
             return finish(kExitCancelled, "exit", "cancelled (exit 130)", "");
@@ -222,7 +223,7 @@ int Guard::run(const std::vector<std::string>& argv) {
             }
             const GuardDecision d = policy_.check(r);
             if (d.action == GuardAction::Stop) {
-                if (meter) meter->mark("guard: stop: " + d.reason);
+                if (meter) meter->mark(stopMark(d.reason));
                 log("stop", "stopping group " + std::to_string(cmd->pgid()) + ": " + d.reason,
                     d.readings);
                 stopGroup();

@@ -45,11 +45,31 @@ std::vector<StageWindow> stageWindows(const std::vector<Event>& events,
 
 std::optional<std::int64_t> Summary::swapRise() const {
     if (!swapStart || !swapPeak) return std::nullopt;
-    return *swapPeak - *swapStart;
+    return saturatingAdd(*swapPeak, -*swapStart);  // the reader keeps both >= 0
+}
+
+std::string stopMark(const std::string& reason) {
+    return "guard: stop: " + reason;
+}
+
+std::optional<StopMark> stopMarkOf(const Event& e) {
+    if (e.kind != EventKind::Mark) return std::nullopt;
+    constexpr std::string_view kGuard = "guard: stop: ", kStoppedAt = "stopped at ";
+    for (const std::string& text : {e.note, e.name}) {
+        if (text.rfind(kGuard, 0) == 0) return StopMark{"", text.substr(kGuard.size())};
+        if (text.rfind(kStoppedAt, 0) == 0) return StopMark{text.substr(kStoppedAt.size()), ""};
+    }
+    return std::nullopt;
+}
+
+bool Summary::stoppedByGuard() const {
+    return !stoppedAt.empty() && !stopReason.empty() && stopReason != kCancelledReason;
 }
 
 std::string Summary::ranTo() const {
-    if (!stoppedAt.empty()) return stoppedAt + " (stopped)";
+    if (stoppedByGuard()) return stoppedAt + " (stopped by the guard: " + stopReason + ")";
+    if (!stoppedAt.empty())
+        return stoppedAt + (stopReason == kCancelledReason ? " (cancelled)" : " (stopped)");
     if (ended) return "end";
     return (stages.empty() ? std::string("setup") : stages.back().name) + " (no end line)";
 }
@@ -78,7 +98,7 @@ Summary summarize(const Trace& trace) {
                 [[fallthrough]];
             case EventKind::Load:
                 ++s.loads;
-                s.loadBytes += e.nbytes;
+                s.loadBytes = saturatingAdd(s.loadBytes, e.nbytes);
                 s.loadSeconds += e.seconds;
                 if (e.note == "outside_stage" &&
                     std::find(s.outsideStage.begin(), s.outsideStage.end(), e.name) ==
@@ -87,18 +107,27 @@ Summary summarize(const Trace& trace) {
                 break;
             case EventKind::Release:
                 ++s.releases;
-                s.releaseBytes += e.nbytes;
+                s.releaseBytes = saturatingAdd(s.releaseBytes, e.nbytes);
                 break;
-            case EventKind::Mark: {
-                for (const std::string& text : {e.note, e.name})
-                    if (text.rfind("stopped at ", 0) == 0) s.stoppedAt = text.substr(11);
-                break;
-            }
+            case EventKind::Mark:
             case EventKind::Stage:
                 break;
         }
     }
     s.stages = stageWindows(trace.events, trace.samples);
+    // The first stop counts (a guard stop is followed by the runner's own exit mark).
+    for (const auto& e : trace.events) {
+        auto stop = stopMarkOf(e);
+        if (!stop) continue;
+        if (stop->stage.empty()) {
+            stop->stage = s.stages.front().name;  // the window the mark falls in
+            for (const auto& w : s.stages)
+                if (w.start <= e.t) stop->stage = w.name;
+        }
+        s.stoppedAt = stop->stage;
+        s.stopReason = stop->reason;
+        break;
+    }
     return s;
 }
 
@@ -137,6 +166,9 @@ nlohmann::ordered_json toJson(const Summary& s) {
     j["ran_to"] = s.ranTo();
     j["stopped_at"] =
         s.stoppedAt.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.stoppedAt);
+    j["stop_reason"] = s.stopReason.empty() ? nlohmann::ordered_json(nullptr)
+                                            : nlohmann::ordered_json(s.stopReason);
+    j["stopped_by_guard"] = s.stoppedByGuard();
     j["ended"] = s.ended;
     j["truncated"] = s.truncated;
     j["peak_footprint"] = optBytes(s.peakFootprint);

@@ -48,15 +48,33 @@ struct Summary {
     std::vector<std::string> outsideStage;  ///< models loaded outside their stage, once each
     std::vector<TraceErrorLine> errors;
     std::vector<StageWindow> stages;
-    std::string stoppedAt;  ///< X of a "stopped at X" mark, else ""
+    std::string stoppedAt;   ///< the stage the run was stopped in (see stopMark()), else ""
+    std::string stopReason;  ///< why: the guard's reason, "cancelled", or "" (a --stop-at)
     bool ended = false;
     bool truncated = false;
 
     /// Peak swap minus swap at start (nullopt without samples).
     std::optional<std::int64_t> swapRise() const;
-    /// "end", "texture (stopped)", or "<last stage> (no end line)".
+    /// "end", "<last stage> (no end line)", or where and how it was stopped: "texture
+    /// (stopped)" for a --stop-at, "texture (cancelled)", "texture (stopped by the guard: swap
+    /// used … rose …)".
     std::string ranTo() const;
+    /// True when the guard (not the user, not a --stop-at) stopped the run.
+    bool stoppedByGuard() const;
 };
+
+/// The mark a run's trace gets when it is stopped before its end: "guard: stop: REASON", with
+/// REASON "cancelled" when the user stopped it. A pipeline's own "stopped at STAGE" mark (the
+/// cascade's --stop-at) is read as well.
+std::string stopMark(const std::string& reason);
+inline constexpr const char* kCancelledReason = "cancelled";
+
+struct StopMark {
+    std::string stage;   ///< from a "stopped at STAGE" mark; "" for the guard's (ask the windows)
+    std::string reason;  ///< see Summary::stopReason
+};
+/// The stop a mark event records, if it is one.
+std::optional<StopMark> stopMarkOf(const Event& e);
 
 /// The stage windows of `events` over `samples` (both in trace order).
 std::vector<StageWindow> stageWindows(const std::vector<Event>& events,

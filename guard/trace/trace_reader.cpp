@@ -33,19 +33,40 @@ double number(const json& j, const char* key, bool required) {
     return d;
 }
 
-std::int64_t integer(const json& j, const char* key) {
+// A byte count: a whole, non-negative number that fits an int64 (sums of them are saturated).
+std::int64_t byteCount(const json& j, const char* key) {
     const auto it = j.find(key);
     if (it == j.end() || it->is_null()) return 0;
-    if (it->is_number_unsigned() && it->get<std::uint64_t>() > std::uint64_t(INT64_MAX))
-        throw LineError(std::string("\"") + key + "\" is out of range");
-    if (it->is_number_integer()) return it->get<std::int64_t>();
+    const auto outOfRange = [key] {
+        return LineError(std::string("\"") + key + "\" is out of range (a byte count must be 0 to " +
+                         std::to_string(INT64_MAX) + ")");
+    };
+    if (it->is_number_unsigned()) {
+        if (it->get<std::uint64_t>() > std::uint64_t(INT64_MAX)) throw outOfRange();
+        return it->get<std::int64_t>();
+    }
+    if (it->is_number_integer()) {
+        if (it->get<std::int64_t>() < 0) throw outOfRange();
+        return it->get<std::int64_t>();
+    }
     if (it->is_number()) {
+        // 2^63 is the first double past INT64_MAX; comparing before the cast keeps it defined.
         const double d = it->get<double>();
-        if (!std::isfinite(d) || std::fabs(d) >= 9.2e18)
-            throw LineError(std::string("\"") + key + "\" is out of range");
+        if (!std::isfinite(d) || d < 0.0 || d >= 9223372036854775808.0) throw outOfRange();
         return static_cast<std::int64_t>(d);
     }
     throw LineError(std::string("\"") + key + "\" is not a number");
+}
+
+// nlohmann's "[json.exception.out_of_range.406] number overflow parsing '1e400'" without the
+// bracketed code, which means nothing to a reader of the message.
+std::string plainJsonMessage(const json::exception& e) {
+    std::string text = e.what();
+    if (!text.empty() && text[0] == '[') {
+        const auto close = text.find("] ");
+        if (close != std::string::npos) text.erase(0, close + 2);
+    }
+    return text;
 }
 
 std::string text(const json& j, const char* key) {
@@ -58,10 +79,10 @@ std::string text(const json& j, const char* key) {
 MemorySample parseSample(const json& j) {
     MemorySample s;
     s.t = number(j, "t", true);
-    s.footprint = integer(j, "footprint");
-    s.swapUsed = integer(j, "swap_used");
+    s.footprint = byteCount(j, "footprint");
+    s.swapUsed = byteCount(j, "swap_used");
     s.level = number(j, "level", false);
-    s.available = integer(j, "available");
+    s.available = byteCount(j, "available");
     for (const auto& [key, value] : j.items()) {
         if (key == "type" || key == "t" || key == "footprint" || key == "swap_used" ||
             key == "level" || key == "available" || !value.is_number())
@@ -85,7 +106,7 @@ std::optional<Event> parseEvent(const json& j) {
     e.stage = text(j, "stage");
     e.name = text(j, "name");
     if (kind == EventKind::Stage && e.name.empty()) e.name = e.stage;
-    e.nbytes = integer(j, "nbytes");
+    e.nbytes = byteCount(j, "nbytes");
     e.seconds = number(j, "seconds", false);
     e.note = text(j, "note");
     return e;
@@ -135,10 +156,12 @@ TraceLine parseTraceLine(std::string_view text_) {
         }
     } catch (const json::parse_error&) {
         throw TraceLineError("not a JSON line: '" + std::string(line.substr(0, 80)) + "'", true);
+    } catch (const json::out_of_range& e) {
+        throw TraceLineError("a number does not fit (" + plainJsonMessage(e) + ")", false);
     } catch (const LineError& e) {
         throw TraceLineError(e.what(), false);
     } catch (const json::exception& e) {
-        throw TraceLineError(e.what(), false);
+        throw TraceLineError(plainJsonMessage(e), false);
     }
     return out;
 }

@@ -26,8 +26,7 @@ void writeBytes(const std::filesystem::path& p, const std::vector<std::uint8_t>&
     std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), b.size());
 }
 
-// A JPEG of `img` with an EXIF block (APP1) saying `orientation`.
-std::vector<std::uint8_t> jpegWithOrientation(const Image& img, int orientation) {
+std::vector<std::uint8_t> jpegOf(const Image& img) {
     std::vector<std::uint8_t> jpg;
     stbi_write_jpg_to_func(
         [](void* ctx, void* data, int size) {
@@ -35,17 +34,46 @@ std::vector<std::uint8_t> jpegWithOrientation(const Image& img, int orientation)
             v->insert(v->end(), static_cast<std::uint8_t*>(data), static_cast<std::uint8_t*>(data) + size);
         },
         &jpg, img.width, img.height, img.channels, img.pixels.data(), 100);
-    // Big-endian TIFF: header, IFD0 with one entry (0x0112, SHORT, 1, value), next IFD 0.
-    const std::vector<std::uint8_t> tiff = {'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3,
-                                            0,   0,   0, 1,  0, static_cast<std::uint8_t>(orientation),
-                                            0,   0,   0, 0,  0, 0};
+    return jpg;
+}
+
+// Big-endian TIFF: header (IFD0 at `ifd`), IFD0 with one entry (0x0112, SHORT, 1, value),
+// next IFD 0.
+std::vector<std::uint8_t> tiffWithOrientation(int orientation, std::uint32_t ifd = 8) {
+    return {'M', 'M', 0, 42, std::uint8_t(ifd >> 24), std::uint8_t(ifd >> 16), std::uint8_t(ifd >> 8),
+            std::uint8_t(ifd), 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0,
+            static_cast<std::uint8_t>(orientation), 0, 0, 0, 0, 0, 0};
+}
+
+// A JPEG of `img` with an APP1 EXIF block holding `tiff`; its length field says `length`
+// (by default the true one).
+std::vector<std::uint8_t> jpegWithTiff(const Image& img, const std::vector<std::uint8_t>& tiff,
+                                       int length = -1) {
+    auto jpg = jpegOf(img);
     std::vector<std::uint8_t> app1 = {0xFF, 0xE1, 0, 0, 'E', 'x', 'i', 'f', 0, 0};
     app1.insert(app1.end(), tiff.begin(), tiff.end());
-    const auto length = app1.size() - 2;
-    app1[2] = static_cast<std::uint8_t>(length >> 8);
-    app1[3] = static_cast<std::uint8_t>(length & 0xFF);
+    const auto n = length >= 0 ? std::size_t(length) : app1.size() - 2;
+    app1[2] = static_cast<std::uint8_t>(n >> 8);
+    app1[3] = static_cast<std::uint8_t>(n & 0xFF);
     jpg.insert(jpg.begin() + 2, app1.begin(), app1.end());  // right after SOI
     return jpg;
+}
+
+// A JPEG of `img` with an EXIF block (APP1) saying `orientation`.
+std::vector<std::uint8_t> jpegWithOrientation(const Image& img, int orientation) {
+    return jpegWithTiff(img, tiffWithOrientation(orientation));
+}
+
+// A PNG of `img` with an eXIf chunk holding `tiff` before its pixels (the CRC is not checked).
+std::vector<std::uint8_t> pngWithTiff(const Image& img, const std::vector<std::uint8_t>& tiff) {
+    auto png = encodePng(img);
+    const auto n = static_cast<std::uint32_t>(tiff.size());
+    std::vector<std::uint8_t> chunk = {std::uint8_t(n >> 24), std::uint8_t(n >> 16),
+                                       std::uint8_t(n >> 8), std::uint8_t(n), 'e', 'X', 'I', 'f'};
+    chunk.insert(chunk.end(), tiff.begin(), tiff.end());
+    chunk.insert(chunk.end(), {0, 0, 0, 0});
+    png.insert(png.begin() + 33, chunk.begin(), chunk.end());  // after the signature and IHDR
+    return png;
 }
 
 }  // namespace
@@ -101,6 +129,43 @@ private slots:
         QCOMPARE(plain.image.width, 40);
     }
 
+    // Offsets and lengths that point outside the EXIF block (they once crashed the decoder):
+    // the picture is used as stored, and the user is told why.
+    void lyingExifIsUsedUnrotated_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        Image img(24, 16, 3);
+        for (int y = 0; y < 16; ++y)
+            for (int x = 0; x < 24; ++x) std::memset(img.at(x, y), x * 10, 3);
+        const auto bytes = [](const std::vector<std::uint8_t>& b) {
+            return QByteArray(reinterpret_cast<const char*>(b.data()), static_cast<int>(b.size()));
+        };
+        QTest::newRow("jpeg ifd 0xffffffff") << bytes(jpegWithTiff(img, tiffWithOrientation(6, 0xffffffff)));
+        QTest::newRow("jpeg ifd 0xfffffffe") << bytes(jpegWithTiff(img, tiffWithOrientation(6, 0xfffffffe)));
+        QTest::newRow("jpeg ifd past the end") << bytes(jpegWithTiff(img, tiffWithOrientation(6, 30)));
+        QTest::newRow("jpeg segment too short") << bytes(jpegWithTiff(img, tiffWithOrientation(6), 5));
+        QTest::newRow("jpeg orientation 9") << bytes(jpegWithTiff(img, tiffWithOrientation(9)));
+        QTest::newRow("jpeg not tiff") << bytes(jpegWithTiff(img, {'X', 'X', 0, 42, 0, 0, 0, 8}));
+        QTest::newRow("png ifd 0xffffffff") << bytes(pngWithTiff(img, tiffWithOrientation(6, 0xffffffff)));
+        QTest::newRow("png ifd 0xfffffffe") << bytes(pngWithTiff(img, tiffWithOrientation(6, 0xfffffffe)));
+        QTest::newRow("png block too short") << bytes(pngWithTiff(img, {'M', 'M', 0}));
+    }
+    void lyingExifIsUsedUnrotated() {
+        QFETCH(QByteArray, bytes);
+        const auto d = decodeImage(std::vector<std::uint8_t>(bytes.begin(), bytes.end()), "odd.jpg");
+        QCOMPARE(d.orientation, 1);
+        QCOMPARE(d.image.width, 24);
+        QCOMPARE(d.image.height, 16);
+        QCOMPARE(d.notices.size(), std::size_t(1));
+        QVERIFY2(QString::fromStdString(d.notices[0]).contains("orientation data (EXIF) is corrupt"),
+                 d.notices[0].c_str());
+        // A PNG's eXIf is read as well: the same block, told the truth, rotates the picture.
+        if (QByteArray(QTest::currentDataTag()).startsWith("png")) {
+            const auto upright = decodeImage(pngWithTiff(d.image, tiffWithOrientation(6)), "ok.png");
+            QCOMPARE(upright.orientation, 6);
+            QVERIFY(upright.notices.empty());
+        }
+    }
+
     void orientationsAreInverses() {
         const auto img = pattern(5, 3, 3);
         // 6 (90° CW) then 8 (90° CCW) is the identity; 3 twice too; 2 twice too.
@@ -126,6 +191,26 @@ private slots:
         QTest::newRow("20000x20000")
             << QByteArray(reinterpret_cast<const char*>(huge.data()), static_cast<int>(huge.size()))
             << "20000×20000 is larger than the 100-megapixel limit";
+        // The largest size a PNG header can claim: refused without overflowing the product.
+        auto widest = encodePng(pattern(8, 8, 3));
+        std::fill(widest.begin() + 16, widest.begin() + 24, 0xFF);
+        QTest::newRow("4294967295x4294967295")
+            << QByteArray(reinterpret_cast<const char*>(widest.data()), static_cast<int>(widest.size()))
+            << "4294967295×4294967295 is larger than the 100-megapixel limit";
+        // A BMP whose header gives negative sides: corrupt, not "too large".
+        std::vector<std::uint8_t> bmp;
+        const auto img = pattern(4, 4, 3);
+        stbi_write_bmp_to_func(
+            [](void* ctx, void* data, int size) {
+                auto* v = static_cast<std::vector<std::uint8_t>*>(ctx);
+                v->insert(v->end(), static_cast<std::uint8_t*>(data), static_cast<std::uint8_t*>(data) + size);
+            },
+            &bmp, img.width, img.height, img.channels, img.pixels.data());
+        const std::uint8_t sides[8] = {0xFB, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0x80};  // -5, INT32_MIN
+        std::copy(sides, sides + 8, bmp.begin() + 18);
+        QTest::newRow("bmp negative sides")
+            << QByteArray(reinterpret_cast<const char*>(bmp.data()), static_cast<int>(bmp.size()))
+            << "impossible size";
     }
     void unusableFilesSayWhy() {
         QFETCH(QByteArray, bytes);

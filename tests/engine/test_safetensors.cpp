@@ -3,6 +3,7 @@
 #include <fstream>
 #include <thread>
 
+#include "engine/api/weights_header.h"
 #include "engine/load/safetensors.h"
 #include "test_support.h"
 
@@ -185,6 +186,16 @@ private slots:
         QTest::newRow("negative shape")
             << R"({"w":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})" << 4 << 0ull << "w"
             << "negative";
+        // The byte count once wrapped to 0 ("needs 0 bytes") and sizes after a 0 went negative.
+        QTest::newRow("size times element size wraps")
+            << R"({"w":{"dtype":"F32","shape":[1,4611686018427387904],"data_offsets":[0,0]}})" << 0 << 0ull
+            << "w" << "implausibly large";
+        QTest::newRow("sizes multiply past int64")
+            << R"({"w":{"dtype":"U8","shape":[4294967296,4294967296],"data_offsets":[0,0]}})" << 0 << 0ull
+            << "w" << "implausibly large";
+        QTest::newRow("unbounded size after a 0")
+            << R"({"w":{"dtype":"F32","shape":[0,18446744073709551615],"data_offsets":[0,0]}})" << 0
+            << 0ull << "w" << "implausibly large";
         QTest::newRow("missing fields") << R"({"w":{"dtype":"F32"}})" << 0 << 0ull << "w"
                                         << "lacks dtype, shape or data_offsets";
         QTest::newRow("overlap")
@@ -204,6 +215,26 @@ private slots:
             weightError([&] { SafetensorsFile::open(p); }, tensor.toStdString());
         QVERIFY2(msg.contains(expect), qPrintable(msg));
         QVERIFY2(msg.contains("corrupt.safetensors"), qPrintable(msg));
+    }
+
+    // The Torch-free header reader sees what open() sees, reading only the header; an empty
+    // tensor with large other sizes is fine.
+    void headerAloneMatchesTheOpenedFile() {
+        const auto p = path("header.safetensors");
+        writeSafetensors(p, {{"a", torch::randn({3, 5})}, {"b", torch::zeros({0, 100000}, torch::kInt16)}});
+        const auto header = readSafetensorsHeader(p);
+        const auto file = SafetensorsFile::open(p);
+        QCOMPARE(header.tensors.size(), file.tensors().size());
+        for (std::size_t i = 0; i < header.tensors.size(); ++i) {
+            QCOMPARE(header.tensors[i].name, file.tensors()[i].name);
+            QCOMPARE(header.tensors[i].dtypeName, file.tensors()[i].dtypeName);
+            QCOMPARE(header.tensors[i].shape, file.tensors()[i].shape);
+            QCOMPARE(header.tensors[i].begin, file.tensors()[i].begin);
+        }
+        QCOMPARE(header.dataBytes(), file.dataBytes());
+        QCOMPARE(header.dataBytes(), std::uint64_t(60));
+        QCOMPARE(safetensorsElementSize("BF16"), std::size_t(2));
+        QCOMPARE(safetensorsElementSize("F8_E4M3"), std::size_t(0));
     }
 
     void tinyEmptyAndMissingFiles() {

@@ -88,6 +88,20 @@ private slots:
         QVERIFY2(s.out.contains("ran to:        end"), qPrintable(s.out));
     }
 
+    // A guard-stopped run's summary says so, and why (it once read "ran to: end").
+    void aGuardStopIsSummarisedAsOne() {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("stopped.jsonl");
+        const Result r = stageload({"guard", "--wait-free", "0", "--kill-free", "100", "--poll",
+                                    "100ms", "--trace", trace, "--", "sleep", "5"});
+        QCOMPARE(r.code, 3);
+        const Result s = stageload({"summary", trace});
+        QCOMPARE(s.code, 0);
+        QVERIFY2(s.out.contains("ran to:        setup (stopped by the guard: available"), qPrintable(s.out));
+        const Result j = stageload({"summary", "--json", trace});
+        QVERIFY2(j.out.contains("\"stopped_by_guard\": true"), qPrintable(j.out));
+    }
+
     // In a terminal the command owns it while it runs: a prompt gets its answer instead of
     // the command being stopped by SIGTTIN (which hangs the guard until the test times out).
     void aCommandReadingTheTerminalGetsIt() {

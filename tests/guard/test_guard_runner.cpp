@@ -312,6 +312,9 @@ private slots:
         for (const auto& e : t.events)
             stopMark = stopMark || e.note.find("guard: stop: available") == 0;
         QVERIFY2(stopMark, "the trace records why the guard stopped the command");
+        QVERIFY(s.stoppedByGuard());
+        QCOMPARE(s.stoppedAt, std::string("setup"));  // the command wrote no stages
+        QVERIFY2(s.ranTo().rfind("setup (stopped by the guard: available", 0) == 0, s.ranTo().c_str());
         QCOMPARE(t.start["command"][0].get<std::string>(), std::string(STAGELOAD_TEST_HOG));
         QCOMPARE(t.samples.back().footprint, std::int64_t(0));  // after the stop: nothing left
     }

@@ -148,6 +148,41 @@ private slots:
         QCOMPARE(j["stages"].size(), std::size_t(1));
     }
 
+    // Totals of byte counts near the int64 limit stay at the limit instead of overflowing.
+    void hugeTotalsSaturate() {
+        Trace t;
+        t.samples = {sample(0.0, 1, 0), sample(1.0, INT64_MAX, INT64_MAX)};
+        t.events = {model(EventKind::Load, "a", 0.1, INT64_MAX), model(EventKind::Load, "b", 0.2, INT64_MAX),
+                    model(EventKind::Release, "a", 0.3, INT64_MAX),
+                    model(EventKind::Release, "b", 0.4, INT64_MAX)};
+        const Summary s = summarize(t);
+        QCOMPARE(s.loadBytes, INT64_MAX);
+        QCOMPARE(s.releaseBytes, INT64_MAX);
+        QCOMPARE(*s.swapRise(), INT64_MAX);
+        QVERIFY(!formatTable(s).empty());
+    }
+
+    void guardStopsAndCancelsSayWhereAndWhy() {
+        Trace t;
+        t.samples = {sample(0.0, 1), sample(2.0, 2), sample(4.0, 3)};
+        t.events = {stage("structure", 1.0), stage("texture", 3.0),
+                    model(EventKind::Mark, "", 3.5, 0, 0, stopMark("swap used 9 GB rose 6 GB")),
+                    model(EventKind::Mark, "", 3.6, 0, 0, "guard: exit: stopped by the guard (exit 3)")};
+        Summary s = summarize(t);
+        QVERIFY(s.stoppedByGuard());
+        QCOMPARE(s.stoppedAt, std::string("texture"));
+        QCOMPARE(s.ranTo(), std::string("texture (stopped by the guard: swap used 9 GB rose 6 GB)"));
+        QCOMPARE(toJson(s)["stopped_by_guard"].get<bool>(), true);
+        t.events[2].note = stopMark(kCancelledReason);
+        t.events[2].t = 1.5;
+        s = summarize(t);
+        QVERIFY(!s.stoppedByGuard());
+        QCOMPARE(s.ranTo(), std::string("structure (cancelled)"));
+        t.events.resize(2);
+        t.ended = true;
+        QCOMPARE(summarize(t).ranTo(), std::string("end"));
+    }
+
     void ranToWithoutEndLine() {
         Trace t;
         t.samples = {sample(0.0, 1)};

@@ -109,6 +109,44 @@ private slots:
         QVERIFY(!t.ended);
     }
 
+    // Numbers a double or an int64 cannot hold, and negative byte counts: the line is bad, and
+    // the error names it (it once escaped as an uncaught JSON exception and aborted).
+    void outOfRangeNumbersAreBadLines_data() {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("t 1e400") << "{\"type\":\"sample\",\"t\":1e400}" << "does not fit";
+        QTest::newRow("t -1e400") << "{\"type\":\"sample\",\"t\":-1e400}" << "does not fit";
+        QTest::newRow("footprint 98e6271232")
+            << "{\"type\":\"sample\",\"t\":1,\"footprint\":98e6271232}" << "does not fit";
+        QTest::newRow("nbytes 1e19")
+            << "{\"type\":\"event\",\"kind\":\"load\",\"t\":1,\"nbytes\":1e19}"
+            << "\"nbytes\" is out of range";
+        QTest::newRow("nbytes 2^63")
+            << "{\"type\":\"event\",\"kind\":\"load\",\"t\":1,\"nbytes\":9223372036854775808}"
+            << "\"nbytes\" is out of range";
+        QTest::newRow("swap 1e300")
+            << "{\"type\":\"sample\",\"t\":1,\"swap_used\":1e300}" << "\"swap_used\" is out of range";
+        QTest::newRow("footprint -5")
+            << "{\"type\":\"sample\",\"t\":1,\"footprint\":-5}" << "\"footprint\" is out of range";
+    }
+    void outOfRangeNumbersAreBadLines() {
+        QFETCH(QString, line);
+        QFETCH(QString, expected);
+        const std::string text = "{\"type\":\"sample\",\"t\":0}\n" + line.toStdString() + "\n{\"type\":\"end\"}\n";
+        try {
+            parse(text);
+            QFAIL("an out-of-range number must be an error");
+        } catch (const TraceFormatError& e) {
+            const QString message = QString::fromUtf8(e.what());
+            QVERIFY2(message.startsWith("t.jsonl: line 2: "), e.what());
+            QVERIFY2(message.contains(expected), e.what());
+            QVERIFY2(!message.contains("json.exception"), e.what());
+        }
+        // The largest byte count is fine.
+        const auto t = parse("{\"type\":\"sample\",\"t\":0,\"footprint\":9223372036854775807}\n");
+        QCOMPARE(t.samples.at(0).footprint, INT64_MAX);
+    }
+
     void missingFileIsAFileError() {
         try {
             readTrace("/nonexistent/dir/run.trace.jsonl");

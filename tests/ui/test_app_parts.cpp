@@ -123,8 +123,11 @@ private slots:
         RunRecord b = a;
         b.id = QStringLiteral("b");
         b.status = RunRecord::statusStopped();
+        b.summary = QJsonObject{{QStringLiteral("stopped_at"), QStringLiteral("texture")}};
         panel.setRecords({a, b});
         QCOMPARE(panel.topLevelItemCount(), 2);
+        QCOMPARE(panel.topLevelItem(0)->text(3), QStringLiteral("done"));
+        QCOMPARE(panel.topLevelItem(1)->text(3), QStringLiteral("stopped in texture"));
         QCOMPARE(panel.topLevelItem(0)->text(1), QStringLiteral("knight.png"));
         QCOMPARE(panel.topLevelItem(0)->text(4), QStringLiteral("6.3"));
         panel.setCurrentItem(panel.topLevelItem(1));

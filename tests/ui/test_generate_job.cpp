@@ -163,6 +163,7 @@ private slots:
         const auto trace = readTrace(dir_.filePath(QStringLiteral("cancelled.trace.jsonl")).toStdString());
         QVERIFY(trace.ended);
         QCOMPARE(QString::fromStdString(summarize(trace).stoppedAt), QStringLiteral("texture"));
+        QCOMPARE(QString::fromStdString(summarize(trace).ranTo()), QStringLiteral("texture (cancelled)"));
     }
 
     void guardWaitsThenGivesUpWhenThereIsNoRoom() {
@@ -207,6 +208,9 @@ private slots:
         QCOMPARE(outcome.title, QStringLiteral("Stopped by the guard"));
         QVERIFY2(outcome.message.contains(QLatin1String("kill-free")), qPrintable(outcome.message));
         QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("breach.glb"))));
+        const auto s = summarize(readTrace(r.trace.toStdString()));
+        QVERIFY(s.stoppedByGuard());
+        QVERIFY2(s.stopReason.find("kill-free") != std::string::npos, s.stopReason.c_str());
     }
 
     void badPictureFailsWithItsName() {

@@ -296,6 +296,27 @@ private slots:
         QCOMPARE(eager.tickCount(), tickEvents(eager_));
     }
 
+    // Where a run was stopped is drawn, with why: the eager run stopped itself before texture;
+    // a guard stop arriving live is labelled with the guard's reason; a new run clears it.
+    void stopsAreMarkedWithWhy() {
+        MemoryChart chart;
+        chart.showTrace(staged_, "staged-1");
+        QCOMPARE(chart.stopLabel(), QString());
+        chart.showTrace(eager_, "eager-1");
+        QCOMPARE(chart.stopLabel(), QStringLiteral("stopped before texture"));
+        chart.beginRun(QStringLiteral("live"));
+        QCOMPARE(chart.stopLabel(), QString());
+        Event mark;
+        mark.kind = EventKind::Mark;
+        mark.t = 2.0;
+        mark.note = stopMark("swap used 9.0 GB rose 6.0 GB");
+        chart.appendEvent(mark);
+        QCOMPARE(chart.stopLabel(), QStringLiteral("stopped by the guard: swap used 9.0 GB rose 6.0 GB"));
+        mark.note = stopMark(kCancelledReason);
+        chart.appendEvent(mark);  // a later mark does not replace the first
+        QCOMPARE(chart.stopLabel(), QStringLiteral("stopped by the guard: swap used 9.0 GB rose 6.0 GB"));
+    }
+
     void overlayAddsGraphsAndKeepsThePrimaryBands() {
         MemoryChart chart;
         chart.showTrace(staged_, "staged-1");

@@ -11,6 +11,16 @@ namespace {
 
 enum Column { When, Picture, Mode, Status, Seconds, Triangles, ColumnCount };
 
+// "stopped in texture" for a run stopped by the guard (the trace's summary says where);
+// otherwise the status word.
+QString resultText(const RunRecord& r) {
+    const QString where = r.summary.value(QStringLiteral("stopped_at")).toString();
+    if (where.isEmpty()) return r.status;
+    if (r.status == RunRecord::statusStopped()) return HistoryPanel::tr("stopped in %1").arg(where);
+    if (r.status == RunRecord::statusCancelled()) return HistoryPanel::tr("cancelled in %1").arg(where);
+    return r.status;
+}
+
 }  // namespace
 
 HistoryPanel::HistoryPanel(QWidget* parent) : QTreeWidget(parent) {
@@ -37,7 +47,7 @@ void HistoryPanel::setRecords(const QList<RunRecord>& records) {
         item->setText(Picture, QFileInfo(r.input).fileName());
         item->setToolTip(Picture, r.input);
         item->setText(Mode, r.loadMode);
-        item->setText(Status, r.status);
+        item->setText(Status, resultText(r));
         item->setToolTip(Status, r.message);
         item->setText(Seconds, r.seconds > 0 ? QString::number(r.seconds, 'f', 1) : QString());
         item->setText(Triangles, r.triangles > 0 ? QLocale().toString(r.triangles) : QString());

@@ -94,6 +94,13 @@ inline QColor bandTextColor() {
     return QColor(0x37, 0x47, 0x4f);
 }
 
+inline QColor stopColor() {
+    return QColor(0xb7, 0x1c, 0x1c);  // dark red: where a run was stopped
+}
+/// Where the stop label sits, as a fraction of the plot height from the top (under the bands'
+/// names).
+inline constexpr double kStopLabelAt = 0.08;
+
 /// Fraction of the plot height the ticks take at its bottom.
 inline constexpr double kTickHeight = 0.07;
 /// Fraction of headroom above the highest value, so band names do not sit on the lines.

@@ -149,6 +149,11 @@ void MemoryChart::setupPlot() {
 void MemoryChart::clearPrimary(const QString& label) {
     for (auto& [event, line] : ticks_) plot_->removeItem(line);
     ticks_.clear();
+    for (auto& stop : stops_) {
+        plot_->removeItem(stop.line);
+        plot_->removeItem(stop.label);
+    }
+    stops_.clear();
     label_ = label;
     run_.clear();
     graphs_ = std::make_unique<RunGraphs>(plot_, label, false);
@@ -175,6 +180,7 @@ void MemoryChart::appendSample(const MemorySample& sample) {
 void MemoryChart::appendEvent(const Event& event) {
     run_.append(event);
     addTick(event);
+    addStop(event);
     scheduleRefresh();
 }
 
@@ -189,7 +195,10 @@ void MemoryChart::showTrace(const Trace& trace, const QString& label) {
     live_ = false;
     run_.reset(trace);
     graphs_->setData(run_);
-    for (const auto& e : run_.events()) addTick(e);
+    for (const auto& e : run_.events()) {
+        addTick(e);
+        addStop(e);
+    }
     updateTitle();
     resetView();
 }
@@ -276,6 +285,37 @@ void MemoryChart::addTick(const Event& event) {
     line->start->setCoords(event.t, release ? high : low);  // load points up, release down
     line->end->setCoords(event.t, release ? low : high);
     ticks_.emplace_back(event, line);
+}
+
+void MemoryChart::addStop(const Event& event) {
+    const auto stop = stopMarkOf(event);
+    if (!stop || !stops_.empty()) return;  // the first stop is the one that counts
+    const QString text = stop->reason.empty()         ? tr("stopped before %1").arg(QString::fromStdString(stop->stage))
+                         : stop->reason == kCancelledReason ? tr("cancelled")
+                                                        : tr("stopped by the guard: %1")
+                                                              .arg(QString::fromStdString(stop->reason));
+    auto* line = new QCPItemStraightLine(plot_);  // the plot owns both
+    line->setLayer(QStringLiteral("ticks"));
+    line->setSelectable(false);
+    line->setPen(QPen(style::stopColor(), 1.6, Qt::DashLine));
+    line->point1->setCoords(event.t, 0.0);
+    line->point2->setCoords(event.t, 1.0);
+    auto* label = new QCPItemText(plot_);
+    label->setLayer(QStringLiteral("ticks"));
+    label->setSelectable(false);
+    label->setClipToAxisRect(true);
+    label->position->setAxes(plot_->xAxis, plot_->yAxis);
+    label->position->setAxisRect(plot_->axisRect());
+    label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(event.t, style::kStopLabelAt);
+    // Left of the line: a run stops where its data ends, so the right side is empty.
+    label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    label->setText(text);
+    label->setColor(style::stopColor());
+    label->setBrush(QColor(255, 255, 255, 220));
+    label->setPadding(QMargins(4, 2, 4, 2));
+    stops_.push_back({text, line, label});
 }
 
 void MemoryChart::scheduleRefresh() {

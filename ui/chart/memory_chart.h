@@ -27,6 +27,9 @@
 // While live and not zoomed, the x range follows the data; a wheel zoom or a drag stops
 // following until resetView() or a double-click.
 //
+// A run stopped before its end (by the guard, a cancel or a --stop-at: see stopMark()) gets a
+// dashed red line where it stopped, labelled with why.
+//
 // Hover: near a load/release tick (bottom of the plot) a tooltip names its kind, model, size
 // (formatBytes) and seconds; elsewhere it reads t, the stage and each shown series' value.
 //
@@ -55,6 +58,7 @@
 class QCustomPlot;
 class QCPItemStraightLine;
 class QCPItemLine;
+class QCPItemText;
 class QCPGraph;
 class QCPTextElement;
 class QSplitter;
@@ -124,6 +128,9 @@ public:
     bool isShown(Series s) const;
     /// Load, reload and release ticks drawn.
     int tickCount() const { return static_cast<int>(ticks_.size()); }
+    /// The label of the line drawn where the primary run was stopped ("stopped by the guard:
+    /// …", "cancelled", "stopped before texture"), or "" when it was not.
+    QString stopLabel() const { return stops_.empty() ? QString() : stops_.front().text; }
     /// The primary run and its summary so far (always current, whatever was drawn).
     const RunData& run() const { return run_; }
     const Summary& summary() const { return run_.summary(); }
@@ -141,6 +148,7 @@ private:
     void setupPlot();
     void clearPrimary(const QString& label);
     void addTick(const Event& event);
+    void addStop(const Event& event);
     void scheduleRefresh();
     void refresh();
     void refreshSummary();
@@ -166,6 +174,12 @@ private:
     QString label_;
     std::unique_ptr<RunGraphs> graphs_;
     std::vector<std::pair<Event, QCPItemLine*>> ticks_;
+    struct Stop {
+        QString text;
+        QCPItemStraightLine* line;
+        QCPItemText* label;
+    };
+    std::vector<Stop> stops_;  ///< at most one: where the run was stopped
 
     struct Overlay {
         RunData run;

@@ -175,6 +175,7 @@ void GenerateJob::checkBudget(GuardPolicy& policy, double t) {
     const auto d = policy.check(readingsAt(t, policy));
     if (d.changed) spdlog::info("guard: {} ({})", d.reason, d.readings);
     if (d.action == GuardAction::Stop) {
+        guardReason_ = d.reason;
         guardStop_ = QString::fromStdString(d.reason + " (" + d.readings + ")");
         spdlog::warn("guard: stopping the run: {}", guardStop_.toStdString());
         cancel_.store(true);
@@ -229,7 +230,14 @@ void GenerateJob::runPipeline(GuardPolicy* policy) {
         try {
             r = runCharacter(p);
         } catch (const Cancelled&) {
-            meter.mark("stopped at " + (index >= 0 ? stages[index] : std::string("start")));
+            // The same mark the guard writes for a child process: the summary, the chart and
+            // the history read where and why from it.
+            std::string reason = kCancelledReason;
+            {
+                std::lock_guard lock(mutex_);
+                if (!guardReason_.empty()) reason = guardReason_;
+            }
+            meter.mark(stopMark(reason));
             throw;
         }
         meter.stop();

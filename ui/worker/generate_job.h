@@ -64,7 +64,8 @@ private:
     std::atomic<bool> cancel_{false};
     std::mutex mutex_;  ///< guards the policy (meter thread) and guardStop_
     std::condition_variable wake_;
-    QString guardStop_;  ///< why the guard stopped the run, empty if it did not
+    QString guardStop_;  ///< why the guard stopped the run, with its readings; empty if it did not
+    std::string guardReason_;  ///< the same reason without readings, for the trace's mark
     double lastCheck_ = 0.0;
     std::chrono::steady_clock::time_point started_;
 };

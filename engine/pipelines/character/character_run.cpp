@@ -226,6 +226,7 @@ CharacterResult runCharacter(const CharacterParams& params) {
     const auto decoded = readImageFile(params.input);
     result.inputWidth = decoded.image.width;
     result.inputHeight = decoded.image.height;
+    result.notices.insert(result.notices.end(), decoded.notices.begin(), decoded.notices.end());
     auto rgba = imageToTensor(decoded.image);
     if (std::max(rgba.size(1), rgba.size(2)) > kWorkLongSide) {
         rgba = atLongSide(rgba, kWorkLongSide).clamp(0, 1);
