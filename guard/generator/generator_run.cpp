@@ -20,6 +20,10 @@ namespace {
 
 constexpr std::size_t kTailLines = 12;
 constexpr std::size_t kMaxLine = 64 * 1024;  // a longer line (a progress bar without \n) is cut
+// The patterns see at most this much of a line. libstdc++'s std::regex recurses once per
+// character a repetition takes, so "(\d+)%" over a 64 KiB line of digits overflows the stack;
+// 2 KiB stays far from any thread's stack and holds any progress or stage line.
+constexpr std::size_t kMaxMatched = 2048;
 
 // Splits what a pipe delivers into lines; a \r (progress bars redraw with it) ends a line too.
 class LineSplitter {
@@ -117,6 +121,7 @@ private:
             if (tail_.size() > kTailLines) tail_.pop_front();
         }
         if (p_.onOutput) p_.onOutput(text, isStderr);
+        if (text.size() > kMaxMatched) text.resize(kMaxMatched);
         std::smatch m;
         // Stages from its output only until its trace names them: the two could disagree on
         // the order when one lags.

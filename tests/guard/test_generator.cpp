@@ -247,6 +247,23 @@ private slots:
         QVERIFY(processesWith(token).empty());
     }
 
+    // A 64 KiB line of digits once overflowed the stack inside std::regex ("(\\d+)%" recurses
+    // per digit); patterns now see the first 2 KiB of a line.
+    void aHugeOutputLineIsNoCrash() {
+        GeneratorDef d;
+        d.name = "long lines";
+        d.command = {"python3", "-c", "print('7' * 65536); print('[stage] shape ' + '8' * 65536); print(' 50%|')"};
+        d.stagePattern = "^\\[stage\\] (\\w+)";
+        d.progressPattern = "(\\d+)%\\|";
+        auto p = params(d);
+        double lastPercent = -1;
+        p.onProgress = [&](const std::string&, double pct) { lastPercent = std::max(lastPercent, pct); };
+        const auto r = runGenerator(p);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.stages, std::vector<std::string>{"shape"});
+        QCOMPARE(lastPercent, 50.0);
+    }
+
     void aRunawayIsStoppedWithItsWholeGroup() {
         const std::string token = "gen-runaway-" + std::to_string(::getpid());
         auto p = params(fakePort({"--stages", "load:10,grow:10,export:10", "--stage-seconds", "0.3",
