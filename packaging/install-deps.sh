@@ -16,7 +16,7 @@ packages=(
   # Engine: LibTorch (CPU) and logging
   libtorch-dev libspdlog-dev nlohmann-json3-dev libcli11-dev
   # Engine: pictures, meshes, glTF export
-  libstb-dev libwebp-dev libmeshoptimizer-dev libtinygltf-dev
+  libstb-dev libwebp-dev libturbojpeg0-dev libmeshoptimizer-dev libtinygltf-dev
   # Desktop app and Qt Test
   qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins qt6-svg-dev libqcustomplot-dev
   # Weights as data: converting ONNX initializers to safetensors (packaging/install-weights.sh)
@@ -25,6 +25,9 @@ packages=(
   xvfb xauth libgl1-mesa-dri libegl-mesa0 libglx-mesa0 fonts-dejavu-core
   # Output checks (tests/cli): Blender imports every sample's .glb headless
   blender
+  # Fuzzing (libFuzzer) and the sanitizer build (tests/fuzz/README.md); llvm-symbolizer for
+  # readable sanitizer stacks
+  clang llvm
 )
 
 if [[ $(id -u) -ne 0 ]]; then

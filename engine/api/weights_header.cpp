@@ -102,7 +102,8 @@ WeightsHeader parseSafetensorsHeader(std::span<const std::uint8_t> bytes, std::u
         if (!js.is_array()) throw fail(key, "shape is not a list");
         // Sizes and their product are checked as they grow, even past a 0 size (an empty
         // tensor): everything that later multiplies them stays within an int64.
-        const auto implausible = [&] { return fail(key, "shape " + js.dump() + " is implausibly large"); };
+        const std::string& tensor = key;  // clang 14 cannot capture a structured binding
+        const auto implausible = [&] { return fail(tensor, "shape " + js.dump() + " is implausibly large"); };
         std::uint64_t count = 1;  // product of the nonzero sizes
         bool empty = false;
         for (const auto& d : js) {

@@ -2,6 +2,7 @@
 
 #include <stb_image.h>
 #include <stb_image_write.h>
+#include <turbojpeg.h>
 #include <webp/decode.h>
 
 #include <cstring>
@@ -120,6 +121,73 @@ DecodedImage decodeWebp(std::span<const std::uint8_t> b, const std::string& name
     return d;
 }
 
+// Turns `d` upright as its EXIF orientation says, or tells why it cannot.
+void applyExif(DecodedImage& d, std::span<const std::uint8_t> bytes) {
+    const auto orientation = exifOrientation(bytes, d.format);
+    d.orientation = orientation.value;
+    if (orientation.corrupt)
+        d.notices.push_back("the picture's orientation data (EXIF) is corrupt; it is used "
+                            "unrotated, as stored");
+    if (d.orientation != 1) d.image = applyOrientation(d.image, d.orientation);
+}
+
+// JPEG goes through libjpeg-turbo, not stb: a corrupt Huffman stream makes stb_image as Debian
+// builds it fail an assertion and abort the program; libjpeg-turbo reports an error instead.
+DecodedImage decodeJpeg(std::span<const std::uint8_t> b, const std::string& name,
+                        const ImageLimits& limits) {
+    const auto corrupt = [&](tjhandle h) {
+        return ImageError(name + ": the JPEG data is corrupt or truncated (" + tjGetErrorStr2(h) +
+                          "); re-export the picture");
+    };
+    std::unique_ptr<void, int (*)(tjhandle)> handle(tjInitDecompress(), tjDestroy);
+    if (!handle) throw ImageError(name + ": the JPEG decoder could not start (out of memory?)");
+    tjhandle h = handle.get();
+    int w = 0, h0 = 0, subsampling = 0, colorspace = 0;
+    if (b.size() > std::size_t(std::numeric_limits<unsigned long>::max())) throw corrupt(h);
+    // A warning (stray bytes before a marker, a lying segment length) still gives a picture.
+    std::vector<std::string> flaws;
+    const auto flawed = [&] {
+        if (tjGetErrorCode(h) != TJERR_WARNING) return false;
+        flaws.emplace_back(tjGetErrorStr2(h));
+        return true;
+    };
+    if (tjDecompressHeader3(h, b.data(), static_cast<unsigned long>(b.size()), &w, &h0,
+                            &subsampling, &colorspace) != 0 &&
+        !flawed())
+        throw corrupt(h);
+    if (w <= 0 || h0 <= 0)
+        throw ImageError(name + ": the header gives an impossible size (" + std::to_string(w) +
+                         "×" + std::to_string(h0) + "); the file is corrupt, re-export the picture");
+    if (std::int64_t(w) * h0 > limits.maxPixels)
+        throw ImageError(name + ": " + std::to_string(w) + "×" + std::to_string(h0) +
+                         " is larger than the " + megapixels(limits.maxPixels) +
+                         "-megapixel limit; scale it down first (4096 pixels on the long side is "
+                         "plenty)");
+    const bool cmyk = colorspace == TJCS_CMYK || colorspace == TJCS_YCCK;
+    DecodedImage d;
+    d.format = "jpeg";
+    d.image = Image(w, h0, 4);
+    // CMYK (as Photoshop writes it: inverted) is decoded as such and turned into RGB here.
+    if (tjDecompress2(h, b.data(), static_cast<unsigned long>(b.size()), d.image.pixels.data(), w,
+                      w * 4, h0, cmyk ? TJPF_CMYK : TJPF_RGBA, 0) != 0 &&
+        !flawed())
+        throw corrupt(h);
+    if (!flaws.empty())
+        d.notices.push_back("the JPEG data has a flaw (" + flaws.front() +
+                            "); parts of the picture may look damaged");
+    if (cmyk) {
+        for (std::size_t i = 0; i < d.image.pixels.size(); i += 4) {
+            auto* p = d.image.pixels.data() + i;
+            const unsigned k = p[3];
+            p[0] = static_cast<std::uint8_t>(p[0] * k / 255);
+            p[1] = static_cast<std::uint8_t>(p[1] * k / 255);
+            p[2] = static_cast<std::uint8_t>(p[2] * k / 255);
+            p[3] = 255;
+        }
+    }
+    return d;
+}
+
 }  // namespace
 
 Image applyOrientation(const Image& in, int orientation) {
@@ -149,6 +217,11 @@ DecodedImage decodeImage(std::span<const std::uint8_t> bytes, const std::string&
     if (bytes.empty()) throw ImageError(name + ": the file is empty (0 bytes); choose a picture");
     const auto format = formatOf(bytes);
     if (format == "webp") return decodeWebp(bytes, name, limits);
+    if (format == "jpeg") {
+        auto d = decodeJpeg(bytes, name, limits);
+        applyExif(d, bytes);
+        return d;
+    }
     if (bytes.size() > std::size_t(std::numeric_limits<int>::max()))
         throw ImageError(name + ": the file is too large to be a picture Stageload can read");
     const auto size = static_cast<int>(bytes.size());
@@ -183,12 +256,7 @@ DecodedImage decodeImage(std::span<const std::uint8_t> bytes, const std::string&
     d.hasAlpha = dc == 2 || dc == 4;
     d.image = Image(dw, dh, 4);
     std::memcpy(d.image.pixels.data(), pixels.get(), d.image.pixels.size());
-    const auto orientation = exifOrientation(bytes, format);
-    d.orientation = orientation.value;
-    if (orientation.corrupt)
-        d.notices.push_back("the picture's orientation data (EXIF) is corrupt; it is used "
-                            "unrotated, as stored");
-    if (d.orientation != 1) d.image = applyOrientation(d.image, d.orientation);
+    applyExif(d, bytes);
     return d;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Pictures in and out: decoding what artists hand us (PNG, JPEG, WebP, BMP, TGA, GIF) the way
-// they see it (EXIF orientation applied), and encoding PNG with deterministic bytes.
+// they see it (EXIF orientation applied), and encoding PNG with deterministic bytes. JPEG is
+// decoded by libjpeg-turbo, the other formats by stb_image and libwebp.
 //
 //   auto in = stageload::readImageFile("hero.jpg");       // RGBA, upright
 //   if (in.hasAlpha) { ... }                               // the file had an alpha channel

@@ -1,5 +1,6 @@
 #include "engine/registry/release.h"
 
+#include <algorithm>
 #include <mutex>
 #include <set>
 #include <unordered_set>
@@ -100,37 +101,47 @@ std::int64_t moduleBytes(const torch::nn::Module& module) {
     return bytes;
 }
 
-ReleaseStats releaseModule(const ModulePtr& module, const std::vector<ModulePtr>& keep,
-                           bool returnMemory) {
-    ReleaseStats stats;
-    if (!module) return stats;
-
+std::vector<ReleaseStats> releaseModules(const std::vector<ModulePtr>& modules,
+                                         const std::vector<ModulePtr>& keep, bool returnMemory) {
+    std::vector<ReleaseStats> all(modules.size());
     std::unordered_set<const c10::StorageImpl*> kept;
     for (const auto& k : keep) {
-        if (!k || k == module) continue;
+        if (!k || std::find(modules.begin(), modules.end(), k) != modules.end()) continue;
         for (const auto& t : moduleTensors(*k))
             if (const auto* s = storageOf(t)) kept.insert(s);
     }
 
     torch::NoGradGuard noGrad;
+    // Storages dropped so far, across the modules: a storage two leaving modules share stays
+    // alive (nbytes() > 0) until the second lets go, but it is freed only once.
     std::unordered_set<const c10::StorageImpl*> dropped;
-    for (auto& t : moduleTensors(*module)) {
-        const auto* s = storageOf(t);
-        if (!s || s->nbytes() == 0) continue;  // already released
-        if (kept.count(s)) {
-            ++stats.kept;
-            continue;
+    for (std::size_t i = 0; i < modules.size(); ++i) {
+        const auto& module = modules[i];
+        if (!module) continue;
+        auto& stats = all[i];
+        for (auto& t : moduleTensors(*module)) {
+            const auto* s = storageOf(t);
+            if (!s || s->nbytes() == 0) continue;  // already released
+            if (kept.count(s)) {
+                ++stats.kept;
+                continue;
+            }
+            if (dropped.insert(s).second) {
+                stats.nbytes += static_cast<std::int64_t>(s->nbytes());
+                ++stats.storages;
+            }
+            t.set_data(placeholderFor(t));
+            ++stats.tensors;
         }
-        if (dropped.insert(s).second) {
-            stats.nbytes += static_cast<std::int64_t>(s->nbytes());
-            ++stats.storages;
-        }
-        t.set_data(placeholderFor(t));
-        ++stats.tensors;
+        releasedSet().add(module);
     }
-    releasedSet().add(module);
     if (returnMemory) returnFreedMemory();
-    return stats;
+    return all;
+}
+
+ReleaseStats releaseModule(const ModulePtr& module, const std::vector<ModulePtr>& keep,
+                           bool returnMemory) {
+    return releaseModules({module}, keep, returnMemory).front();
 }
 
 bool isReleased(const ModulePtr& module) { return module && releasedSet().contains(module); }

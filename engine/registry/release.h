@@ -43,6 +43,13 @@ struct ReleaseStats {
 ReleaseStats releaseModule(const ModulePtr& module, const std::vector<ModulePtr>& keep = {},
                            bool returnMemory = true);
 
+/// releaseModule() for several modules leaving together: storage they share is dropped from all
+/// of them and counted once, in the stats of the first that held it. One ReleaseStats per
+/// module, in order.
+std::vector<ReleaseStats> releaseModules(const std::vector<ModulePtr>& modules,
+                                         const std::vector<ModulePtr>& keep = {},
+                                         bool returnMemory = true);
+
 /// True once releaseModule() ran on this module.
 bool isReleased(const ModulePtr& module);
 

@@ -232,7 +232,7 @@ void StagedModels::enter(const std::string& stage) {
         if (e.pinned || containsName(it->models, e.name)) staying.push_back(e.module);
         else leaving.push_back(&e);
     }
-    for (auto* e : leaving) releaseLocked(*e, staying, "");
+    releaseLocked(leaving, staying, "");
     if (!leaving.empty()) returnFreedMemory();
 }
 
@@ -245,12 +245,28 @@ void StagedModels::mark(const std::string& label, const std::string& note) {
 
 void StagedModels::releaseLocked(Entry& entry, const std::vector<ModulePtr>& keep,
                                  const std::string& how) {
-    if (!entry.module) return;
-    const auto stats = releaseModule(entry.module, keep, /*returnMemory=*/false);
-    entry.life->markReleased(current_, how);
-    entry.module.reset();
-    publish(EventKind::Release, entry.name, stats.nbytes, 0.0,
-         stats.kept ? "kept=" + std::to_string(stats.kept) : "");
+    Entry* one[] = {&entry};
+    releaseLocked(one, keep, how);
+}
+
+void StagedModels::releaseLocked(std::span<Entry* const> leaving, const std::vector<ModulePtr>& keep,
+                                 const std::string& how) {
+    std::vector<ModulePtr> modules;
+    std::vector<Entry*> loaded;
+    for (auto* e : leaving) {
+        if (!e->module) continue;
+        modules.push_back(e->module);
+        loaded.push_back(e);
+    }
+    if (loaded.empty()) return;
+    const auto stats = releaseModules(modules, keep, /*returnMemory=*/false);
+    for (std::size_t i = 0; i < loaded.size(); ++i) {
+        Entry& entry = *loaded[i];
+        entry.life->markReleased(current_, how);
+        entry.module.reset();
+        publish(EventKind::Release, entry.name, stats[i].nbytes, 0.0,
+                stats[i].kept ? "kept=" + std::to_string(stats[i].kept) : "");
+    }
 }
 
 void StagedModels::pin(const std::string& name) {
@@ -281,16 +297,21 @@ void StagedModels::release(const std::string& name) {
 
 void StagedModels::close() {
     std::lock_guard lock(mutex_);
-    bool any = false;
-    for (auto& e : entries_) {
-        if (!e.module) continue;
-        releaseLocked(e, {}, "when the registry was closed");
-        any = true;
-    }
-    if (any) returnFreedMemory();
+    std::vector<Entry*> loaded;
+    for (auto& e : entries_)
+        if (e.module) loaded.push_back(&e);
+    releaseLocked(loaded, {}, "when the registry was closed");
+    // The run is over: what loads after this belongs to no stage (and is not outside one).
+    current_.clear();
+    if (!loaded.empty()) returnFreedMemory();
 }
 
 // --- changing entries ------------------------------------------------------------------------
+
+// A module built elsewhere is announced, not counted as a load: the registry loaded nothing.
+void StagedModels::publishPrebuilt(const std::string& name, const torch::nn::Module& module) {
+    publish(EventKind::Mark, name, moduleBytes(module), 0.0, "prebuilt");
+}
 
 void StagedModels::add(const std::string& name, Loader loader) {
     std::lock_guard lock(mutex_);
@@ -305,7 +326,7 @@ void StagedModels::add(const std::string& name, std::shared_ptr<torch::nn::Modul
     if (!module) throw PlanError("model '" + name + "' is registered with no module");
     auto life = std::make_shared<detail::ModelLife>(name);
     entries_.push_back(Entry{name, nullptr, module, life, true, false});
-    publish(EventKind::Load, name, moduleBytes(*module), 0.0, "prebuilt");
+    publishPrebuilt(name, *module);
 }
 
 void StagedModels::replace(const std::string& name, Loader loader) {
@@ -322,12 +343,16 @@ void StagedModels::replace(const std::string& name, std::shared_ptr<torch::nn::M
     std::lock_guard lock(mutex_);
     if (!module) throw PlanError("model '" + name + "' is replaced with no module");
     auto& entry = at(name);
-    releaseLocked(entry, loadedExcept(entry), "when it was replaced");
     entry.loader = nullptr;
+    entry.everLoaded = true;
+    if (entry.module == module) return;  // put back as it was: nothing to release or announce
+    // The new module may share weights with the old one (or be built from it): keep those.
+    auto keep = loadedExcept(entry);
+    keep.push_back(module);
+    releaseLocked(entry, keep, "when it was replaced");
     entry.module = module;
     entry.life = std::make_shared<detail::ModelLife>(name);
-    entry.everLoaded = true;
-    publish(EventKind::Load, name, moduleBytes(*module), 0.0, "prebuilt");
+    publishPrebuilt(name, *module);
 }
 
 void StagedModels::remove(const std::string& name) {

@@ -28,6 +28,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -102,7 +103,7 @@ public:
     std::int64_t loadedBytes() const;              ///< distinct storages of all loaded models
     std::vector<std::string> stages() const;       ///< plan order
     std::vector<std::string> stageModels(const std::string& stage) const;
-    std::string currentStage() const;              ///< "" before the first enter()
+    std::string currentStage() const;              ///< "" before the first enter(), after close()
     std::vector<std::string> pinned() const;
     LoadMode mode() const { return mode_; }
 
@@ -128,17 +129,21 @@ public:
     void unpin(const std::string& name);
     /// Releases one model now (no-op when not loaded).
     void release(const std::string& name);
-    /// Releases every loaded model, pinned ones too. The registry stays usable.
+    /// Releases every loaded model, pinned ones too, and leaves the current stage (later loads
+    /// belong to none). The registry stays usable.
     void close();
 
     // --- Changing entries --------------------------------------------------------------------
 
     /// Adds a model with a loader; PlanError if the name exists.
     void add(const std::string& name, Loader loader);
-    /// Adds an already built module (emits `load` with note "prebuilt"). After its release it
-    /// cannot come back: access throws ReleasedModelError.
+    /// Adds an already built module (emits a `mark` named after it, note "prebuilt", with its
+    /// bytes: the registry loaded nothing). After its release it cannot come back: access
+    /// throws ReleasedModelError.
     void add(const std::string& name, std::shared_ptr<torch::nn::Module> module);
     /// Swaps the loader or module of an existing entry, releasing the old instance if loaded.
+    /// Weights the new module shares with the old one are kept; putting the loaded module back
+    /// changes nothing.
     void replace(const std::string& name, Loader loader);
     void replace(const std::string& name, std::shared_ptr<torch::nn::Module> module);
     /// Releases the model and forgets the entry.
@@ -157,6 +162,10 @@ private:
     Entry& at(const std::string& name);
     std::shared_ptr<torch::nn::Module> loadLocked(Entry& entry);
     void releaseLocked(Entry& entry, const std::vector<ModulePtr>& keep, const std::string& how);
+    /// Releases entries leaving together (shared storage counted once).
+    void releaseLocked(std::span<Entry* const> leaving, const std::vector<ModulePtr>& keep,
+                       const std::string& how);
+    void publishPrebuilt(const std::string& name, const torch::nn::Module& module);
     std::vector<ModulePtr> loadedExcept(const Entry& entry) const;
     bool stageLists(const std::string& stage, const std::string& model) const;
     void publish(EventKind kind, const std::string& name, std::int64_t nbytes = 0,

@@ -38,8 +38,13 @@ void Meter::takeSample() {
         s = params_.readers.read(t);
     } catch (const std::exception& e) {
         if (writer_) writer_->error(e.what(), t);
+        readFailures_.insert(e.what());
         return;
     }
+    // The readers recovered: the same failure later is news again and is written again.
+    if (writer_)
+        for (const auto& message : readFailures_) writer_->forgetError(message);
+    readFailures_.clear();
     if (writer_) writer_->sample(s);
     {
         std::lock_guard lock(mutex_);

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -89,6 +90,7 @@ private:
     bool stopped_ = false;
     std::optional<MemorySample> latest_;
     std::size_t samples_ = 0;
+    std::set<std::string> readFailures_;  ///< since the last good reading (sampling thread only)
     std::thread thread_;
 };
 

@@ -40,6 +40,9 @@ std::vector<StageWindow> stageWindows(const std::vector<Event>& events,
             if (!w.peakFootprint || s.footprint > *w.peakFootprint) w.peakFootprint = s.footprint;
         }
     }
+    // A first stage at t = 0 leaves setup empty: it is not a window then.
+    if (windows.size() > 1 && windows.front().seconds <= 0.0 && windows.front().samples == 0)
+        windows.erase(windows.begin());
     return windows;
 }
 

@@ -7,7 +7,8 @@
 //       printf("%s %.1f s %s GB\n", w.name.c_str(), w.seconds,
 //       stageload::formatGb(w.peakFootprint).c_str());
 //
-// Stage windows: an implicit `setup` from t=0; each stage event opens a window at its own t,
+// Stage windows: an implicit `setup` from t=0 (left out when the first stage starts at 0);
+// each stage event opens a window at its own t,
 // unless release events follow it directly, then at the t of the last of those releases (the
 // memory still belongs to the previous stage until the frees its start triggered are done);
 // consecutive windows of the same name merge; a window runs to the next one's start, the last

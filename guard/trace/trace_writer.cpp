@@ -121,6 +121,11 @@ bool TraceWriter::error(const std::string& message, double t) {
     return true;
 }
 
+void TraceWriter::forgetError(const std::string& message) {
+    std::lock_guard lock(mutex_);
+    errorsSeen_.erase(message);
+}
+
 void TraceWriter::end() {
     std::lock_guard lock(mutex_);
     if (ended_ || !file_) return;

@@ -46,6 +46,8 @@ public:
     void event(const Event& e, double t);
     /// An error line, once per distinct message. Returns true when it was written now.
     bool error(const std::string& message, double t);
+    /// The next error() with `message` is written again (the failure ended, then came back).
+    void forgetError(const std::string& message);
     /// The end line; idempotent.
     void end();
 

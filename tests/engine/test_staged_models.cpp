@@ -250,7 +250,11 @@ private slots:
         auto built = std::make_shared<Blob>(8);
         m->add("prebuilt", built);
         QVERIFY(m->isLoaded("prebuilt"));
-        QCOMPARE(f.log.events(EventKind::Load).back().note, std::string("prebuilt"));
+        // Announced with its bytes, not counted as a load: the registry loaded nothing.
+        QVERIFY(f.log.events(EventKind::Load).empty());
+        QCOMPARE(f.log.events(EventKind::Mark).back().name, std::string("prebuilt"));
+        QCOMPARE(f.log.events(EventKind::Mark).back().note, std::string("prebuilt"));
+        QCOMPARE(f.log.events(EventKind::Mark).back().nbytes, std::int64_t(8 * 4));
         QCOMPARE(m->get("prebuilt").unchecked().get(), static_cast<torch::nn::Module*>(built.get()));
         m->enter("one");  // does not list it
         QVERIFY(!m->isLoaded("prebuilt"));
@@ -263,6 +267,67 @@ private slots:
             QCOMPARE(e.stage(), std::string("one"));
         }
         QVERIFY_THROWS_EXCEPTION(PlanError, m->add("a", built));
+    }
+
+    // replace() once released the old instance without keeping what the new one shares: the
+    // module put back, or one built on the old weights, was left empty.
+    void replacingKeepsWhatTheNewModuleShares() {
+        Fixture f;
+        auto m = f.make();
+        auto built = std::make_shared<Blob>(8);
+        const auto values = built->weight.clone();
+        m->add("p", built);
+        m->replace("p", built);  // put back as it was
+        QCOMPARE(built->weight.numel(), std::int64_t(8));
+        QVERIFY(torch::equal(m->get<Blob>("p")->weight, values));
+        QVERIFY(f.log.events(EventKind::Release).empty());
+
+        auto sharing = std::make_shared<Blob>(8);
+        {
+            torch::NoGradGuard noGrad;
+            sharing->weight.set_data(built->weight);  // the same storage
+        }
+        m->replace("p", sharing);
+        QCOMPARE(sharing->weight.numel(), std::int64_t(8));
+        QVERIFY(torch::equal(m->get<Blob>("p")->forward(torch::ones({1})), torch::ones({1}) * values.sum()));
+        QCOMPARE(f.log.events(EventKind::Release).back().nbytes, std::int64_t(0));  // nothing freed
+    }
+
+    // Two models that share storage and leave together free it once, and say so once.
+    void sharedStorageLeavingTogetherIsCountedOnce() {
+        const auto shared = torch::randn({1024});
+        auto sharingLoader = [shared]() -> std::shared_ptr<torch::nn::Module> {
+            auto b = std::make_shared<Blob>(1);
+            torch::NoGradGuard noGrad;
+            b->weight.set_data(shared);
+            return b;
+        };
+        EventLog log;
+        StagedModels m({{"x", sharingLoader}, {"y", sharingLoader}}, {{"both", {"x", "y"}}, {"none", {}}},
+                       {.events = log.sink()});
+        m.enter("both");
+        m.get("x");
+        m.get("y");
+        m.enter("none");
+        std::int64_t freed = 0;
+        for (const auto& e : log.events(EventKind::Release)) freed += e.nbytes;
+        QCOMPARE(log.events(EventKind::Release).size(), std::size_t(2));
+        QCOMPARE(freed, std::int64_t(1024 * 4));
+    }
+
+    // After close() the run is over: a later load belongs to no stage and is not flagged.
+    void closeLeavesTheCurrentStage() {
+        Fixture f;
+        auto m = f.make();
+        m->enter("one");
+        m->get("a");
+        m->close();
+        QCOMPARE(m->currentStage(), std::string());
+        f.log.clear();
+        m->get("c");
+        const auto load = f.log.events(EventKind::Load).at(0);
+        QCOMPARE(load.stage, std::string());
+        QCOMPARE(load.note, std::string());
     }
 
     void addReplaceRemovePop() {

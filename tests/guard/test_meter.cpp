@@ -159,6 +159,29 @@ private slots:
         QCOMPARE(t.samples.back().footprint, std::int64_t(7));
     }
 
+    // A failure that ends and comes back is written again: the trace says when it returned.
+    void aFailureThatComesBackIsWrittenAgain() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("again.jsonl").toStdString();
+        std::atomic<int> calls{0};
+        MeterParams p;
+        p.tracePath = path;
+        p.interval = 0.02;
+        p.readers.footprint = [&calls]() -> std::int64_t {
+            const int n = ++calls;
+            if (n < 3 || (n >= 5 && n < 7)) throw FileError("cannot read /proc/self/status");
+            return 7;
+        };
+        p.readers.system = [] { return SystemMemory{}; };
+        {
+            Meter meter(std::move(p));
+            std::this_thread::sleep_for(250ms);
+        }
+        const Trace t = readTrace(path);
+        QCOMPARE(t.errors.size(), std::size_t(2));
+        QVERIFY(t.errors[1].t > t.errors[0].t);
+    }
+
     void samplesKeepComingWhileAnotherThreadIsBusy() {
         std::atomic<std::int64_t> footprint{1};
         std::atomic<int> seen{0};

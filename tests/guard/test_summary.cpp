@@ -107,6 +107,16 @@ private slots:
         QCOMPARE(window(s, "b").samples, 1);  // the last sample belongs to the last window
     }
 
+    void aFirstStageAtZeroLeavesNoSetupWindow() {
+        Trace t;
+        t.samples = {sample(0.0, 5), sample(1.0, 9)};
+        t.events = {stage("decode", 0.0)};
+        const Summary s = summarize(t);
+        QCOMPARE(s.stages.size(), std::size_t(1));
+        QCOMPARE(s.stages[0].name, std::string("decode"));
+        QCOMPARE(*s.stages[0].peakFootprint, std::int64_t(9));
+    }
+
     void windowWithoutSamplesHasNoPeak() {
         Trace t;
         t.samples = {sample(0.0, 5), sample(2.0, 9)};

@@ -15,6 +15,7 @@
 #include "engine/pipelines/cascade/cascade_plan.h"
 #include "engine/pipelines/cascade/cascade_report.h"
 #include "engine/pipelines/cascade/cascade_run.h"
+#include "guard/memory/process_memory.h"
 #include "guard/meter/meter.h"
 #include "ui/cli/commands.h"
 
@@ -103,7 +104,9 @@ int runCascadeCommand(const CascadeOptions& o) {
     std::fflush(stdout);
     // Before the meter: writing missing weight files is not part of the run.
     const auto weightFiles = prepareCascadeWeights(p.cacheDir, o.scale);
-    // The raw read comes after the run and finds the files cached; so must the loads.
+    // The raw read comes after the run and finds the files cached; so must the loads. The
+    // baseline is the process before that pre-read, whatever it leaves behind.
+    p.baselineRss = readProcessMemory().rss;
     if (o.rawRead)
         for (const auto& file : weightFiles) readThrough(file);
 

@@ -109,7 +109,7 @@ CascadeResult runCascade(const CascadeParams& params) {
     const auto files = cascadeFiles(params.cacheDir, params.scaleGiB);
     const auto started = Clock::now();
     CascadeResult result;
-    result.baselineRss = readProcessMemory().rss;
+    result.baselineRss = params.baselineRss.value_or(readProcessMemory().rss);
 
     EventLog log;
     StagedModelsOptions options;

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct CascadeParams {
     /// Called when a stage begins and ends (on the calling thread), e.g. for progress.
     std::function<void(const std::string& stage, bool begins)> onStage;
     const std::atomic<bool>* cancel = nullptr;  ///< checked between steps; stops with Cancelled
+    /// The process's own RSS before any model, for the result's baselineRss; measured when the
+    /// run starts if unset. A caller that touches memory first (a pre-read) measures it before.
+    std::optional<std::int64_t> baselineRss;
 };
 
 /// One stage: what every pipeline measures (stage_runner.h), and the cascade's own numbers.
