@@ -40,6 +40,11 @@ void Meter::takeSample() {
         if (writer_) writer_->error(e.what(), t);
         readFailures_.insert(e.what());
         return;
+    } catch (...) {  // nothing may end the sampling thread (and with it the program)
+        constexpr const char* kUnknown = "a memory reader failed with an unknown error";
+        if (writer_) writer_->error(kUnknown, t);
+        readFailures_.insert(kUnknown);
+        return;
     }
     // The readers recovered: the same failure later is news again and is written again.
     if (writer_)

@@ -14,13 +14,14 @@
 #include "engine/base/huge_page_malloc.h"
 #include "ui/app/main_window.h"
 #include "ui/app/scripted_session.h"
+#include "ui/app/studio_application.h"
 #include "ui/worker/run_controller.h"
 
 int main(int argc, char** argv) {
     stageload::relaunchWithHugePageMalloc(argv);  // runs models: heap on huge pages (re-exec)
     QElapsedTimer launch;
     launch.start();
-    QApplication app(argc, argv);
+    stageload::studio::StudioApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Stageload"));
     QApplication::setApplicationName(QStringLiteral("Stageload Studio"));
     QApplication::setApplicationVersion(QStringLiteral(STAGELOAD_VERSION));
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
         return 2;
     }
 
+    app.setScripted(options.any());
     stageload::studio::MainWindow window;
     window.setScripted(options.any());
     window.show();

@@ -7,6 +7,7 @@
 
 #include "engine/base/error.h"
 #include "engine/base/huge_page_malloc.h"
+#include "engine/api/failure.h"
 #include "ui/cli/commands.h"
 
 int main(int argc, char** argv) {
@@ -45,6 +46,8 @@ int main(int argc, char** argv) {
         return 2;
     }
 
+    // Whatever a command lets through (a LibTorch error, a filesystem error, no memory) ends in
+    // a message and an exit code of its kind, never an abort.
     try {
         return selected ? selected() : 0;
     } catch (const stageload::UsageError& e) {
@@ -53,5 +56,9 @@ int main(int argc, char** argv) {
     } catch (const stageload::Error& e) {
         std::fprintf(stderr, "stageload: error: %s\n", e.what());
         return 1;
+    } catch (...) {
+        const auto f = stageload::classifyFailure(std::current_exception());
+        std::fprintf(stderr, "stageload: error: %s\n", f.message.c_str());
+        return stageload::exitCode(f.kind);
     }
 }

@@ -108,29 +108,28 @@ void GenerateJob::run() {
     lowerPriority(request_.niceness);
     started_ = std::chrono::steady_clock::now();
     outcome_ = {};
-    if (request_.generator) {
-        runExternal();
-        outcome_.seconds = elapsed();
-        outcome_.summary = traceSummary(request_.trace);
-        emit finished(outcome_);
-        return;
-    }
+    // Nothing may escape the worker thread (it would end the app): what the run itself did not
+    // classify (a guard reading that failed, a LibTorch error, no memory) is a failed run.
     try {
-        std::optional<GuardPolicy> policy;
-        if (request_.guardEnabled) {
-            policy.emplace(request_.guard, selfAndAncestors(listProcesses()));
-            if (!waitForRoom(*policy)) {
-                emit finished(outcome_);
-                return;
+        if (request_.generator) {
+            runExternal();
+        } else {
+            std::optional<GuardPolicy> policy;
+            if (request_.guardEnabled) {
+                policy.emplace(request_.guard, selfAndAncestors(listProcesses()));
+                if (!waitForRoom(*policy)) {
+                    emit finished(outcome_);
+                    return;
+                }
             }
+            runPipeline(policy ? &*policy : nullptr);
         }
-        runPipeline(policy ? &*policy : nullptr);
-    } catch (const std::exception& e) {
-        // Whatever runPipeline did not classify (a guard reading that failed, say).
+    } catch (...) {
+        const auto f = classifyFailure(std::current_exception());
         outcome_.end = RunEnd::Failed;
-        outcome_.title = tr("The run failed");
-        outcome_.message = QString::fromStdString(e.what());
-        outcome_.exitCode = 1;
+        outcome_.title = f.kind == FailureKind::OutOfMemory ? tr("Out of memory") : tr("The run failed");
+        outcome_.message = QString::fromStdString(f.message);
+        outcome_.exitCode = exitCode(f.kind);
     }
     outcome_.seconds = elapsed();
     outcome_.summary = traceSummary(request_.trace);
