@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <QtTest>
 #include <torch/torch.h>
 
 #include "engine/api/errors.h"
@@ -42,6 +43,21 @@ std::optional<WeightFileError> weightError(F f) {
         return e;
     }
     return std::nullopt;
+}
+
+/// Checks that `error` exists and names `tensor`, quoted, and the file `edited.safetensors`.
+inline void verifyNamesTensor(const std::optional<WeightFileError>& error, const QString& tensor) {
+    QVERIFY2(error, "no WeightFileError");
+    QCOMPARE(QString::fromStdString(error->tensor()), tensor);
+    QVERIFY2(QString(error->what()).contains("'" + tensor + "'"), error->what());
+    QVERIFY2(QString(error->what()).contains("edited.safetensors"), error->what());
+}
+
+/// Checks that two modules hold equal parameters under the same names.
+inline void verifySameParameters(const torch::nn::Module& a, const torch::nn::Module& b) {
+    const auto mine = a.named_parameters(), theirs = b.named_parameters();
+    for (const auto& item : mine)
+        QVERIFY2(torch::equal(item.value(), theirs[item.key()]), item.key().c_str());
 }
 
 /// Writes the first `keep` bytes of `from` to `to`.

@@ -37,6 +37,27 @@ std::vector<std::string> lines(const std::string& path) {
     return out;
 }
 
+// The trace of a 250 ms meter whose footprint reader fails on its n-th call (from 1) with the
+// message `failure(n)` returns, and reads 7 bytes when it returns nullptr.
+Trace traceOfFlakyReader(std::function<const char*(int)> failure) {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("flaky.jsonl").toStdString();
+    auto calls = std::make_shared<std::atomic<int>>(0);
+    MeterParams p;
+    p.tracePath = path;
+    p.interval = 0.02;
+    p.readers.footprint = [calls, failure]() -> std::int64_t {
+        if (const char* message = failure(++*calls)) throw FileError(message);
+        return 7;
+    };
+    p.readers.system = [] { return SystemMemory{}; };
+    {
+        Meter meter(std::move(p));
+        std::this_thread::sleep_for(250ms);
+    }
+    return readTrace(path);
+}
+
 }  // namespace
 
 class TestMeter : public QObject {
@@ -134,24 +155,10 @@ private slots:
     }
 
     void readerFailuresAreWrittenOncePerDistinctMessage() {
-        QTemporaryDir dir;
-        const std::string path = dir.filePath("err.jsonl").toStdString();
-        std::atomic<int> calls{0};
-        MeterParams p;
-        p.tracePath = path;
-        p.interval = 0.02;
-        p.readers.footprint = [&calls]() -> std::int64_t {
-            const int n = ++calls;
-            if (n < 4) throw FileError("cannot read /proc/self/status");
-            if (n < 7) throw FileError("other failure");
-            return 7;
-        };
-        p.readers.system = [] { return SystemMemory{}; };
-        {
-            Meter meter(std::move(p));
-            std::this_thread::sleep_for(250ms);
-        }
-        const Trace t = readTrace(path);
+        const Trace t = traceOfFlakyReader([](int n) -> const char* {
+            if (n < 4) return "cannot read /proc/self/status";
+            return n < 7 ? "other failure" : nullptr;
+        });
         QCOMPARE(t.errors.size(), std::size_t(2));
         QCOMPARE(t.errors[0].error, std::string("cannot read /proc/self/status"));
         QCOMPARE(t.errors[1].error, std::string("other failure"));
@@ -161,23 +168,9 @@ private slots:
 
     // A failure that ends and comes back is written again: the trace says when it returned.
     void aFailureThatComesBackIsWrittenAgain() {
-        QTemporaryDir dir;
-        const std::string path = dir.filePath("again.jsonl").toStdString();
-        std::atomic<int> calls{0};
-        MeterParams p;
-        p.tracePath = path;
-        p.interval = 0.02;
-        p.readers.footprint = [&calls]() -> std::int64_t {
-            const int n = ++calls;
-            if (n < 3 || (n >= 5 && n < 7)) throw FileError("cannot read /proc/self/status");
-            return 7;
-        };
-        p.readers.system = [] { return SystemMemory{}; };
-        {
-            Meter meter(std::move(p));
-            std::this_thread::sleep_for(250ms);
-        }
-        const Trace t = readTrace(path);
+        const Trace t = traceOfFlakyReader([](int n) -> const char* {
+            return n < 3 || (n >= 5 && n < 7) ? "cannot read /proc/self/status" : nullptr;
+        });
         QCOMPARE(t.errors.size(), std::size_t(2));
         QVERIFY(t.errors[1].t > t.errors[0].t);
     }
