@@ -1,5 +1,7 @@
 #include "engine/api/generator_job.h"
 
+#include "engine/api/run_meta.h"
+
 #include "engine/media/mesh_files.h"
 #include "engine/base/units.h"
 
@@ -32,7 +34,9 @@ GeneratorJobResult runGeneratorJob(const GeneratorRunParams& p) noexcept {
     GeneratorJobResult j;
     const std::string name = "'" + p.def.name + "'";
     try {
-        j.run = runGenerator(p);
+        GeneratorRunParams withPicture = p;
+        addPictureSize(withPicture.meta, p.values.input);
+        j.run = runGenerator(withPicture);
     } catch (const std::exception& e) {
         j.end = GeneratorEnd::Invalid;
         j.message = e.what();

@@ -1,9 +1,18 @@
 #include "engine/api/run_meta.h"
 
+#include "engine/media/image.h"
+
 namespace stageload {
 
+void addPictureSize(nlohmann::json& meta, const std::filesystem::path& input) {
+    if (const auto size = readImageSize(input)) {
+        meta["picture_width"] = size->width;
+        meta["picture_height"] = size->height;
+    }
+}
+
 nlohmann::json runMeta(const RunSettings& s, const std::filesystem::path& input) {
-    return {{"pipeline", s.pipeline},
+    nlohmann::json meta = {{"pipeline", s.pipeline},
             {"load", std::string(choiceName(s.mode))},
             {"seed", s.seed},
             {"input", input.string()},
@@ -13,6 +22,8 @@ nlohmann::json runMeta(const RunSettings& s, const std::filesystem::path& input)
             {"thickness", s.thickness},
             {"remover", std::string(choiceName(s.remover))},
             {"device", s.device}};
+    addPictureSize(meta, input);
+    return meta;
 }
 
 }  // namespace stageload

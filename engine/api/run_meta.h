@@ -16,7 +16,11 @@
 namespace stageload {
 
 /// {"pipeline", "load", "seed", "input", "texture_size", "triangles", "height", "thickness",
-/// "remover", "device"}.
+/// "remover", "device"} and the picture's size (addPictureSize()).
 nlohmann::json runMeta(const RunSettings& settings, const std::filesystem::path& input);
+
+/// Adds "picture_width" and "picture_height" (as stored) when `input` is a readable picture:
+/// the forecast fits memory across them.
+void addPictureSize(nlohmann::json& meta, const std::filesystem::path& input);
 
 }  // namespace stageload

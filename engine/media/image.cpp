@@ -275,6 +275,34 @@ DecodedImage readImageFile(const std::filesystem::path& path, const ImageLimits&
     return decodeImage(bytes, name, limits);
 }
 
+std::optional<ImageSize> readImageSize(const std::filesystem::path& path) noexcept {
+    try {
+        // Headers are at the start: 64 KiB holds any of them, EXIF and ICC blocks included.
+        std::ifstream in(path, std::ios::binary);
+        std::vector<std::uint8_t> head(64 * 1024);
+        in.read(reinterpret_cast<char*>(head.data()), std::streamsize(head.size()));
+        head.resize(std::size_t(in.gcount()));
+        if (head.empty()) return std::nullopt;
+        int w = 0, h = 0, channels = 0;
+        if (formatOf(head) == "webp") {
+            if (!WebPGetInfo(head.data(), head.size(), &w, &h)) return std::nullopt;
+        } else if (formatOf(head) == "jpeg") {
+            std::unique_ptr<void, int (*)(tjhandle)> tj(tjInitDecompress(), tjDestroy);
+            int subsampling = 0, colorspace = 0;
+            if (!tj || (tjDecompressHeader3(tj.get(), head.data(), static_cast<unsigned long>(head.size()), &w,
+                                            &h, &subsampling, &colorspace) != 0 &&
+                        tjGetErrorCode(tj.get()) != TJERR_WARNING))
+                return std::nullopt;
+        } else if (!stbi_info_from_memory(head.data(), static_cast<int>(head.size()), &w, &h, &channels)) {
+            return std::nullopt;
+        }
+        if (w <= 0 || h <= 0) return std::nullopt;
+        return ImageSize{w, h};
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
 std::vector<std::uint8_t> encodePng(const Image& image) {
     if (image.empty() || (image.channels != 1 && image.channels != 3 && image.channels != 4))
         throw ImageError("encodePng: needs a non-empty 1-, 3- or 4-channel image");

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -70,6 +71,14 @@ DecodedImage decodeImage(std::span<const std::uint8_t> bytes, const std::string&
 
 /// Reads and decodes a file. ImageError also for missing or unreadable files.
 DecodedImage readImageFile(const std::filesystem::path& path, const ImageLimits& limits = {});
+
+struct ImageSize {
+    int width = 0;
+    int height = 0;
+};
+/// The picture's size as stored (before EXIF rotation), from its header alone; nullopt when
+/// the file cannot be read or is not a picture. Never throws.
+std::optional<ImageSize> readImageSize(const std::filesystem::path& path) noexcept;
 
 /// PNG bytes of `image` (1, 3 or 4 channels). Same pixels, same bytes.
 std::vector<std::uint8_t> encodePng(const Image& image);

@@ -235,6 +235,11 @@ GeneratorRunResult runGenerator(const GeneratorRunParams& p) {
                              {"input", p.values.input.string()},
                              {"seed", p.values.seed},
                              {"texture_size", p.values.textureSize}};
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& [name, value] : p.def.params) params[name] = value;
+    for (const auto& [name, value] : p.values.params) params[name] = value;
+    guard.hooks.traceMeta["params"] = params;
+    if (p.meta.is_object()) guard.hooks.traceMeta.update(p.meta);
     if (p.cancel) guard.hooks.cancelled = [c = p.cancel] { return c->load(); };
     r.exitCode = guard.run(cmd.argv);
     r.traceProblem = guard.traceProblem();

@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/base/event.h"
 #include "guard/generator/generator_def.h"
 #include "guard/memory/readers.h"
@@ -48,6 +50,9 @@ struct GeneratorRunParams {
     std::function<void(const std::string& line, bool isStderr)> onOutput;
     std::function<void(const GuardLogEntry&)> onGuardLog;
     const std::atomic<bool>* cancel = nullptr;
+    /// More for the trace's start line (the picture's size, ...); the run adds the generator,
+    /// its input, seed, texture size and every param's value.
+    nlohmann::json meta = nlohmann::json::object();
 };
 
 struct GeneratorRunResult {

@@ -24,6 +24,8 @@ void addRunCommand(CLI::App& app, Selected& selected);
 /// `probe`: lifecycle memory of one model.
 void addProbeCommand(CLI::App& app, Selected& selected);
 void addSummaryCommand(CLI::App& app, Selected& selected);
+/// `stageload forecast`: per-stage memory of a run, from earlier runs.
+void addForecastCommand(CLI::App& app, Selected& selected);
 /// `plot`: the memory chart of traces as PNG/SVG/PDF (creates its own offscreen QApplication).
 void addPlotCommand(CLI::App& app, Selected& selected);
 void addGuardCommand(CLI::App& app, Selected& selected);
@@ -33,5 +35,7 @@ void addCharacterBenchCommand(CLI::App& bench, Selected& selected);
 void addGuardBenchCommand(CLI::App& bench, Selected& selected);
 /// Registers `generator` under the `bench` subcommand.
 void addGeneratorBenchCommand(CLI::App& bench, Selected& selected);
+/// `stageload bench forecast`: the forecast's error per stage at settings never run.
+void addForecastBenchCommand(CLI::App& bench, Selected& selected);
 
 }  // namespace stageload::cli

@@ -29,9 +29,11 @@ int main(int argc, char** argv) {
     stageload::cli::addSummaryCommand(app, selected);
     stageload::cli::addPlotCommand(app, selected);
     stageload::cli::addGuardCommand(app, selected);
+    stageload::cli::addForecastCommand(app, selected);
     stageload::cli::addCharacterBenchCommand(*bench, selected);
     stageload::cli::addGuardBenchCommand(*bench, selected);
     stageload::cli::addGeneratorBenchCommand(*bench, selected);
+    stageload::cli::addForecastBenchCommand(*bench, selected);
 
     try {
         app.parse(argc, argv);

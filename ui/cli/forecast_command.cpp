@@ -1,0 +1,131 @@
+// `stageload forecast [IMAGE] [--generator FILE [--param K=V]... | --cascade-scale GIB]
+// [run settings] [--history DIR]... [--trace FILE]... [--json]`: the expected peak of every
+// stage of a run about to start, learned from earlier runs, next to the memory available now.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/api/run_meta.h"
+#include "engine/base/error.h"
+#include "engine/base/units.h"
+#include "guard/forecast/forecast.h"
+#include "guard/generator/generator_def.h"
+#include "guard/memory/system_memory.h"
+#include "guard/trace/summary.h"
+#include "ui/cli/commands.h"
+#include "ui/cli/run_flags.h"
+
+namespace stageload::cli {
+namespace {
+
+struct ForecastOptions {
+    std::string input;
+    std::string generator;
+    std::vector<std::string> params;
+    double cascadeScale = 0.0;
+    RunFlags run;
+    std::vector<std::string> history;
+    std::vector<std::string> traces;
+    bool noDefaultHistory = false;
+    bool json = false;
+};
+
+// The start line the run would write, so its key is made the way the history's were.
+nlohmann::json metaOf(const ForecastOptions& o) {
+    const RunSettings settings = o.run.settings();
+    if (!o.generator.empty()) {
+        const auto def = readGeneratorDef(o.generator);  // GeneratorDefError: exit 2
+        nlohmann::json params = nlohmann::json::object();
+        for (const auto& [name, value] : def.params) params[name] = value;
+        for (const auto& kv : o.params) {
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw UsageError("--param " + kv + ": use KEY=VALUE, e.g. --param scale=4");
+            params[kv.substr(0, eq)] = kv.substr(eq + 1);
+        }
+        nlohmann::json meta = {{"generator", def.name}, {"texture_size", settings.textureSize},
+                               {"params", params}};
+        if (!o.input.empty()) addPictureSize(meta, o.input);
+        return meta;
+    }
+    if (o.cascadeScale > 0)
+        return {{"pipeline", "cascade"}, {"load", std::string(choiceName(settings.mode))},
+                {"scale_gib", o.cascadeScale}};
+    return runMeta(settings, o.input);
+}
+
+int runForecast(const ForecastOptions& o) {
+    if (!o.generator.empty() && o.cascadeScale > 0)
+        throw UsageError("--generator and --cascade-scale forecast different runs: give one");
+    if (!o.params.empty() && o.generator.empty())
+        throw UsageError("--param goes with --generator");
+    const RunKey key = runKeyOf(metaOf(o));
+
+    std::vector<std::filesystem::path> paths;
+    const auto home = defaultHistoryDir();
+    std::error_code ec;
+    if (!o.noDefaultHistory && std::filesystem::is_directory(home, ec)) paths.push_back(home);
+    for (const auto& dir : o.history) {
+        if (!std::filesystem::is_directory(dir, ec))
+            throw FileError("--history " + dir + ": no such folder");
+        paths.emplace_back(dir);
+    }
+    for (const auto& trace : o.traces) {
+        if (!std::filesystem::is_regular_file(trace, ec)) throw FileError("--trace " + trace + ": no such file");
+        paths.emplace_back(trace);
+    }
+    int skipped = 0;
+    const auto history = readRunPoints(paths, &skipped);
+    const Forecast f = forecastRun(history, key);
+
+    std::optional<SystemMemory> memory;
+    try {
+        memory = readSystemMemory();
+    } catch (const Error&) {
+    }
+    if (o.json) {
+        auto j = toJson(f);
+        j["pipeline"] = key.pipeline;
+        j["history_runs"] = history.size();
+        j["skipped_files"] = skipped;
+        j["available"] = memory ? nlohmann::ordered_json(memory->available) : nlohmann::ordered_json(nullptr);
+        std::printf("%s\n", j.dump(2).c_str());
+        return 0;
+    }
+    std::printf("forecast for %s", key.pipeline.c_str());
+    for (const auto& [name, value] : key.choices) std::printf(", %s %s", name.c_str(), value.c_str());
+    for (const auto& [name, value] : key.sizes) std::printf(", %s %g", name.c_str(), value);
+    std::printf("\nfrom %d earlier run%s of it (%zu traces read", f.runs, f.runs == 1 ? "" : "s",
+                history.size());
+    if (skipped) std::printf(", %d files skipped", skipped);
+    std::printf(")\n\n%s", formatForecast(f).c_str());
+    if (memory && f.peak())
+        std::printf("available now: %s GB\n", formatGb(memory->available).c_str());
+    return 0;
+}
+
+}  // namespace
+
+void addForecastCommand(CLI::App& app, Selected& selected) {
+    auto o = std::make_shared<ForecastOptions>();
+    auto* cmd = app.add_subcommand(
+        "forecast", "Forecast the memory of every stage of a run from earlier runs of the same pipeline");
+    cmd->add_option("image", o->input, "The picture the run would use (its size counts)");
+    cmd->add_option("--generator", o->generator, "Forecast this generator (a definition file)");
+    cmd->add_option("--param", o->params, "KEY=VALUE: a parameter of the generator (repeatable)");
+    cmd->add_option("--cascade-scale", o->cascadeScale,
+                    "Forecast the stand-in cascade at this scale (GiB of weights), as `bench cascade` runs it")
+        ->check(CLI::PositiveNumber);
+    addRunFlags(*cmd, o->run, {RunField::Load, RunField::TextureSize, RunField::Triangles, RunField::Remover,
+                               RunField::Device});
+    cmd->add_option("--history", o->history,
+                    "Also read the traces in this folder (repeatable; the app's history is always read)");
+    cmd->add_option("--trace", o->traces, "Also read this trace (repeatable)");
+    cmd->add_flag("--no-app-history", o->noDefaultHistory, "Do not read the app's history folder");
+    cmd->add_flag("--json", o->json, "Print the forecast as JSON");
+    cmd->callback([o, &selected] { selected = [o] { return runForecast(*o); }; });
+}
+
+}  // namespace stageload::cli
