@@ -3,6 +3,8 @@
 #include <csignal>
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QtTest>
 
@@ -189,6 +191,39 @@ private slots:
         QCOMPARE(j.code, 0);
         QVERIFY2(j.out.contains("\"ran_to\": \"texture (stopped)\""), qPrintable(j.out));
         QVERIFY2(j.out.contains("\"peak_footprint_gb\": 30.55"), qPrintable(j.out));
+    }
+
+    // Two cascade traces at scales 1 and 3 (texture peaks 300 and 700 MiB): the forecast at
+    // scale 2 is their midpoint; a missing --trace is named; --param needs --generator.
+    void forecastFromTraces() {
+        QTemporaryDir dir;
+        QStringList args{"forecast", "--cascade-scale", "2", "--no-app-history", "--json"};
+        for (const int scale : {1, 3}) {
+            const QString path = dir.filePath(QStringLiteral("c%1.jsonl").arg(scale));
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const qint64 peak = (100 + 200 * scale) * (qint64(1) << 20);
+            f.write(QStringLiteral("{\"type\":\"start\",\"pipeline\":\"cascade\",\"load\":\"staged\",\"scale_gib\":%1}\n"
+                                   "{\"type\":\"event\",\"kind\":\"stage\",\"stage\":\"texture\",\"t\":0}\n"
+                                   "{\"type\":\"sample\",\"t\":0.5,\"footprint\":%2}\n{\"type\":\"end\"}\n")
+                        .arg(scale)
+                        .arg(peak)
+                        .toUtf8());
+            f.close();
+            args << "--trace" << path;
+        }
+        const Result r = stageload(args);
+        QCOMPARE(r.code, 0);
+        const auto json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(json["runs"].toInt(), 2);
+        QCOMPARE(json["peak"].toDouble(), 500.0 * (1 << 20));
+        QCOMPARE(json["peak_stage"].toString(), QStringLiteral("texture"));
+
+        const Result missing = stageload({"forecast", "--trace", dir.filePath("nope.jsonl")});
+        QCOMPARE(missing.code, 1);
+        QVERIFY2(missing.err.contains("nope.jsonl"), qPrintable(missing.err));
+        const Result usage = stageload({"forecast", "--param", "scale=2"});
+        QCOMPARE(usage.code, 2);
     }
 
     void summaryNamesTheBrokenLineOrMissingFile() {
