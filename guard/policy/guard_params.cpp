@@ -34,6 +34,7 @@ void validate(const GuardParams& p) {
         throw SettingError("swapBudget", "--swap-budget", "out of range, must not be negative");
     if (p.swapLimit && *p.swapLimit < 0)
         throw SettingError("swapLimit", "--swap-limit", "out of range, must not be negative");
+    if (p.need && *p.need < 0) throw SettingError("need", "--need", "out of range, must not be negative");
     nonNegative(p.quietFor, "quietFor", "--quiet-for");
     nonNegative(p.startTimeout, "startTimeout", "--start-timeout");
     nonNegative(p.stopGrace, "stopGrace", "stop grace");

@@ -20,6 +20,7 @@ struct GuardParams {
     double killFree = 10.0;  ///< stop when available memory < this percent two samples in a row
     std::int64_t swapBudget = std::int64_t(8) << 30;  ///< allowed swap growth while running
     std::optional<std::int64_t> swapLimit;            ///< absolute swap ceiling, if set
+    std::optional<std::int64_t> need;  ///< start only when at least this much is available
     std::vector<std::string> busy;  ///< POSIX extended regexes over whole command lines
     double quietFor = 60.0;         ///< seconds without a busy process before starting
     double startTimeout = 1800.0;   ///< give up waiting after this many seconds (exit 4)

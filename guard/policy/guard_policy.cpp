@@ -88,6 +88,8 @@ GuardDecision GuardPolicy::admit(const GuardReadings& r) {
     if (m.availablePercent() < params_.waitFree)
         add("memory",
             "available " + pct(m.availablePercent()) + " < --wait-free " + pct(params_.waitFree));
+    if (params_.need && m.available < *params_.need)
+        add("need", "available " + formatBytes(m.available) + " < --need " + formatBytes(*params_.need));
     if (params_.swapLimit && m.swapUsed() + params_.swapBudget > *params_.swapLimit)
         add("swap", "swap used " + formatBytes(m.swapUsed()) + " + budget " +
                         formatBytes(params_.swapBudget) + " > --swap-limit " +

@@ -73,6 +73,20 @@ private slots:
         QVERIFY(policy.admit(at(5, 90, 8 * GiB)).action == GuardAction::Start);
     }
 
+    // --need: a run whose forecast peak is 30 GiB waits until that much is available.
+    void needWaitsForTheMemoryARunNeeds() {
+        GuardParams p;
+        p.waitFree = 0;
+        p.need = 30 * GiB;
+        GuardPolicy policy(p);
+        auto d = policy.admit(at(0, 22));  // 22 GiB available
+        QVERIFY(d.action == GuardAction::Wait);
+        QVERIFY2(d.reason.find("--need 30.00 GiB") != std::string::npos, d.reason.c_str());
+        QVERIFY(policy.admit(at(5, 31)).action == GuardAction::Start);
+        p.need = -1;
+        QVERIFY_THROWS_EXCEPTION(SettingError, validate(p));
+    }
+
     void givesUpAfterStartTimeout() {
         GuardParams p;
         p.startTimeout = 60;
