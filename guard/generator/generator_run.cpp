@@ -193,6 +193,18 @@ private:
 
 }  // namespace
 
+nlohmann::json generatorTraceMeta(const GeneratorDef& def, const GeneratorValues& values) {
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& [name, value] : def.params) params[name] = value;
+    for (const auto& [name, value] : values.params) params[name] = value;
+    return {{"generator", def.name},
+            {"generator_file", def.source.string()},
+            {"input", values.input.string()},
+            {"seed", values.seed},
+            {"texture_size", values.textureSize},
+            {"params", params}};
+}
+
 GeneratorRunResult runGenerator(const GeneratorRunParams& p) {
     const auto started = std::chrono::steady_clock::now();
     GeneratorRunResult r;
@@ -230,15 +242,7 @@ GeneratorRunResult runGenerator(const GeneratorRunParams& p) {
     guard.hooks.onSample = p.onSample;
     if (!cmd.trace.empty())
         guard.hooks.extraReaders = {{kCommandFootprintKey, [&session] { return session.ownFootprint(); }}};
-    guard.hooks.traceMeta = {{"generator", p.def.name},
-                             {"generator_file", p.def.source.string()},
-                             {"input", p.values.input.string()},
-                             {"seed", p.values.seed},
-                             {"texture_size", p.values.textureSize}};
-    nlohmann::json params = nlohmann::json::object();
-    for (const auto& [name, value] : p.def.params) params[name] = value;
-    for (const auto& [name, value] : p.values.params) params[name] = value;
-    guard.hooks.traceMeta["params"] = params;
+    guard.hooks.traceMeta = generatorTraceMeta(p.def, p.values);
     if (p.meta.is_object()) guard.hooks.traceMeta.update(p.meta);
     if (p.cancel) guard.hooks.cancelled = [c = p.cancel] { return c->load(); };
     r.exitCode = guard.run(cmd.argv);

@@ -77,6 +77,11 @@ struct GeneratorRunResult {
     double seconds = 0.0;
 };
 
+/// The start line a generator run's trace gets: the generator's name and file, the input,
+/// seed, texture size and every param's value (defaults, then the run's overrides). The
+/// forecast reads runs back by it.
+nlohmann::json generatorTraceMeta(const GeneratorDef& def, const GeneratorValues& values);
+
 GeneratorRunResult runGenerator(const GeneratorRunParams& params);
 
 /// This project's command-line tool next to `program` (the running app or CLI): the same

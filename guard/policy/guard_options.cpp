@@ -26,7 +26,8 @@ const GuardOption kOptions[] = {
      "Start only if swap + budget <= SIZE; stop when swap exceeds SIZE (empty: unset)", "unset",
      K::OptionalSize, true, nullptr, nullptr, &GuardParams::swapLimit},
     {"need", "--need", "Need",
-     "Start only when at least SIZE is available (a forecast peak: stageload forecast; empty: unset)",
+     "Start only when at least SIZE is available (empty: unset); `stageload run --generator` also "
+     "takes 'forecast': the run's forecast peak + 10 %",
      "unset", K::OptionalSize, true, nullptr, nullptr, &GuardParams::need},
     {"quietFor", "--quiet-for", "Quiet for", "Busy processes must have been gone this long",
      "e.g. 1m", K::Duration, true, &GuardParams::quietFor},

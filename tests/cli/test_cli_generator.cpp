@@ -55,7 +55,38 @@ class TestCliGenerator : public QObject {
     QString picture() const { return kSamples + "/knight_alpha.png"; }
 
 private slots:
-    void initTestCase() { QVERIFY(dir_.isValid()); }
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        qputenv("XDG_DATA_HOME", dir_.filePath("data").toUtf8());  // no app history of the user's
+    }
+
+    // --need forecast: the earlier runs beside OUT give the need, fitted along the "mb" param;
+    // with none it says so and runs without one.
+    void needForecastComesFromTheEarlierRuns() {
+        const QString file = dir_.filePath("sized.json");
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QStringLiteral("{\"name\": \"sized\", \"params\": {\"mb\": \"40\"}, \"trace\": \"{trace}\", "
+                                 "\"command\": [\"python3\", \"%1\", \"--image\", \"{input}\", \"--out\", "
+                                 "\"{output}\", \"--trace\", \"{trace}\", \"--stage-seconds\", \"0.3\", "
+                                 "\"--stages\", \"shape:{mb}\"]}")
+                      .arg(kFakePort)
+                      .toUtf8());
+        out.close();
+        QDir(dir_.path()).mkpath("need");
+        const auto run = [&](const QString& name, const QStringList& more) {
+            return stageload(QStringList{"run", picture(), "-o", dir_.filePath("need/" + name + ".glb"), "--generator",
+                                         file, "--wait-free", "0"} + more);
+        };
+        Result first = run("first", {"--need", "forecast", "--param", "mb=20"});
+        QCOMPARE(first.code, 0);
+        QVERIFY2(first.err.contains("no earlier run of 'sized'"), qPrintable(first.err));
+        QCOMPARE(run("second", {"--param", "mb=80"}).code, 0);
+        const Result third = run("third", {"--need", "forecast", "--param", "mb=50"});
+        QCOMPARE(third.code, 0);
+        QVERIFY2(third.err.contains("[guard] need ") && third.err.contains("from 2 earlier runs"),
+                 qPrintable(third.err));
+    }
 
     void aGeneratorRunKeepsItsMeshAndPrintsItsStages() {
         const QString out = dir_.filePath("fake.glb");

@@ -12,6 +12,7 @@
 #include "engine/base/units.h"
 #include "guard/forecast/forecast.h"
 #include "guard/generator/generator_def.h"
+#include "guard/generator/generator_run.h"
 #include "guard/memory/system_memory.h"
 #include "guard/trace/summary.h"
 #include "ui/cli/commands.h"
@@ -36,17 +37,18 @@ struct ForecastOptions {
 nlohmann::json metaOf(const ForecastOptions& o) {
     const RunSettings settings = o.run.settings();
     if (!o.generator.empty()) {
+        GeneratorValues values;
         const auto def = readGeneratorDef(o.generator);  // GeneratorDefError: exit 2
-        nlohmann::json params = nlohmann::json::object();
-        for (const auto& [name, value] : def.params) params[name] = value;
         for (const auto& kv : o.params) {
             const auto eq = kv.find('=');
             if (eq == std::string::npos || eq == 0)
                 throw UsageError("--param " + kv + ": use KEY=VALUE, e.g. --param scale=4");
-            params[kv.substr(0, eq)] = kv.substr(eq + 1);
+            values.params[kv.substr(0, eq)] = kv.substr(eq + 1);
         }
-        nlohmann::json meta = {{"generator", def.name}, {"texture_size", settings.textureSize},
-                               {"params", params}};
+        values.input = o.input;
+        values.seed = settings.seed;
+        values.textureSize = settings.textureSize;
+        auto meta = generatorTraceMeta(def, values);
         if (!o.input.empty()) addPictureSize(meta, o.input);
         return meta;
     }

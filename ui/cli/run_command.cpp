@@ -155,7 +155,13 @@ void addRunCommand(CLI::App& app, Selected& selected) {
         GeneratorOptions g;
         try {
             g.settings = o->settings.settings();
-            g.guard = o->guard.params();
+            // --need forecast: the size comes from the forecast once the definition is read.
+            GuardFlags guard = o->guard;
+            if (const auto it = guard.given.find("need"); it != guard.given.end() && it->second == "forecast") {
+                g.needForecast = true;
+                guard.given.erase(it);
+            }
+            g.guard = guard.params();
             for (const auto& kv : o->params) {
                 const auto eq = kv.find('=');
                 if (eq == std::string::npos || eq == 0)

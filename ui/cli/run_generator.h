@@ -22,6 +22,7 @@ struct GeneratorOptions {
     std::string trace;        ///< the merged trace; default <run dir>/trace.jsonl
     std::string runDir;       ///< default OUT's name + ".run" beside it
     std::map<std::string, std::string> params;  ///< --param KEY=VALUE
+    bool needForecast = false;  ///< --need forecast: the guard's need from the forecast peak
 };
 
 /// This program (the `stageload` CLI itself), for a generator's {stageload}.
