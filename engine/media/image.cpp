@@ -23,6 +23,18 @@ std::string megapixels(std::int64_t pixels) {
     return buf;
 }
 
+// Refuses a picture whose header gives impossible sides or more pixels than the limit. The sides
+// are compared one at a time first, so the product cannot overflow.
+void refuseSize(const std::string& name, std::int64_t w, std::int64_t h, const ImageLimits& limits) {
+    if (w <= 0 || h <= 0)
+        throw ImageError(name + ": the header gives an impossible size (" + std::to_string(w) + "×" +
+                         std::to_string(h) + "); the file is corrupt, re-export the picture");
+    if (w > limits.maxPixels || h > limits.maxPixels || w * h > limits.maxPixels)
+        throw ImageError(name + ": " + std::to_string(w) + "×" + std::to_string(h) + " is larger than the " +
+                         megapixels(limits.maxPixels) +
+                         "-megapixel limit; scale it down first (4096 pixels on the long side is plenty)");
+}
+
 bool startsWith(std::span<const std::uint8_t> b, std::size_t at, const char* magic) {
     const auto n = std::strlen(magic);
     return b.size() >= at + n && std::memcmp(b.data() + at, magic, n) == 0;
@@ -106,11 +118,7 @@ DecodedImage decodeWebp(std::span<const std::uint8_t> b, const std::string& name
     WebPBitstreamFeatures features;
     if (WebPGetFeatures(b.data(), b.size(), &features) != VP8_STATUS_OK)
         throw ImageError(name + ": the WebP data is corrupt or truncated; re-export the picture");
-    if (features.width <= 0 || features.height <= 0 ||
-        std::int64_t(features.width) * features.height > limits.maxPixels)
-        throw ImageError(name + ": " + std::to_string(features.width) + "×" +
-                         std::to_string(features.height) + " is larger than the " +
-                         megapixels(limits.maxPixels) + "-megapixel limit; scale it down first");
+    refuseSize(name, features.width, features.height, limits);
     DecodedImage d;
     d.format = "webp";
     d.hasAlpha = features.has_alpha;
@@ -155,14 +163,11 @@ DecodedImage decodeJpeg(std::span<const std::uint8_t> b, const std::string& name
                             &subsampling, &colorspace) != 0 &&
         !flawed())
         throw corrupt(h);
+    // A header cut off before its size gives 0×0: a truncated file, not an impossible size.
     if (w <= 0 || h0 <= 0)
-        throw ImageError(name + ": the header gives an impossible size (" + std::to_string(w) +
-                         "×" + std::to_string(h0) + "); the file is corrupt, re-export the picture");
-    if (std::int64_t(w) * h0 > limits.maxPixels)
-        throw ImageError(name + ": " + std::to_string(w) + "×" + std::to_string(h0) +
-                         " is larger than the " + megapixels(limits.maxPixels) +
-                         "-megapixel limit; scale it down first (4096 pixels on the long side is "
-                         "plenty)");
+        throw ImageError(name + ": the JPEG data is corrupt or truncated (no picture size in its "
+                                "header); re-export the picture");
+    refuseSize(name, w, h0, limits);
     const bool cmyk = colorspace == TJCS_CMYK || colorspace == TJCS_YCCK;
     DecodedImage d;
     d.format = "jpeg";
@@ -225,26 +230,14 @@ DecodedImage decodeImage(std::span<const std::uint8_t> bytes, const std::string&
     if (bytes.size() > std::size_t(std::numeric_limits<int>::max()))
         throw ImageError(name + ": the file is too large to be a picture Stageload can read");
     const auto size = static_cast<int>(bytes.size());
-    // Sizes are compared one side at a time first, so the product cannot overflow.
-    auto refuseSize = [&](std::int64_t w, std::int64_t h) {
-        if (w <= 0 || h <= 0)
-            throw ImageError(name + ": the header gives an impossible size (" +
-                             std::to_string(w) + "×" + std::to_string(h) +
-                             "); the file is corrupt, re-export the picture");
-        if (w > limits.maxPixels || h > limits.maxPixels || w * h > limits.maxPixels)
-            throw ImageError(name + ": " + std::to_string(w) + "×" + std::to_string(h) +
-                             " is larger than the " + megapixels(limits.maxPixels) +
-                             "-megapixel limit; scale it down first (4096 pixels on the long "
-                             "side is plenty)");
-    };
     // PNG's size is in its header; stb refuses pictures over 1 GiB without saying their size.
     if (format == "png" && bytes.size() >= 24 && startsWith(bytes, 12, "IHDR"))
-        refuseSize(readU32(bytes.data() + 16, false), readU32(bytes.data() + 20, false));
+        refuseSize(name, readU32(bytes.data() + 16, false), readU32(bytes.data() + 20, false), limits);
     int w = 0, h = 0, channels = 0;
     if (!stbi_info_from_memory(bytes.data(), size, &w, &h, &channels))
         throw ImageError(name + ": not a picture Stageload can read (" + stbi_failure_reason() +
                          "); use a " + kFormats + " file");
-    refuseSize(w, h);
+    refuseSize(name, w, h, limits);
     int dw = 0, dh = 0, dc = 0;
     std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
         stbi_load_from_memory(bytes.data(), size, &dw, &dh, &dc, 4), stbi_image_free);
@@ -284,9 +277,10 @@ std::optional<ImageSize> readImageSize(const std::filesystem::path& path) noexce
         head.resize(std::size_t(in.gcount()));
         if (head.empty()) return std::nullopt;
         int w = 0, h = 0, channels = 0;
-        if (formatOf(head) == "webp") {
+        const auto format = formatOf(head);
+        if (format == "webp") {
             if (!WebPGetInfo(head.data(), head.size(), &w, &h)) return std::nullopt;
-        } else if (formatOf(head) == "jpeg") {
+        } else if (format == "jpeg") {
             std::unique_ptr<void, int (*)(tjhandle)> tj(tjInitDecompress(), tjDestroy);
             int subsampling = 0, colorspace = 0;
             if (!tj || (tjDecompressHeader3(tj.get(), head.data(), static_cast<unsigned long>(head.size()), &w,

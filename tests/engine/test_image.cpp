@@ -184,6 +184,16 @@ private slots:
         QTest::newRow("truncated png")
             << QByteArray(reinterpret_cast<const char*>(png.data()), static_cast<int>(png.size() / 2))
             << "corrupt or truncated";
+        std::vector<std::uint8_t> jpg;
+        const auto rgb = pattern(32, 32, 3);
+        stbi_write_jpg_to_func(
+            [](void* ctx, void* data, int size) {
+                auto* v = static_cast<std::vector<std::uint8_t>*>(ctx);
+                v->insert(v->end(), static_cast<std::uint8_t*>(data), static_cast<std::uint8_t*>(data) + size);
+            },
+            &jpg, rgb.width, rgb.height, 3, rgb.pixels.data(), 90);
+        QTest::newRow("truncated jpeg header")
+            << QByteArray(reinterpret_cast<const char*>(jpg.data()), 120) << "JPEG data is corrupt or truncated";
         // A valid PNG header claiming 20000×20000: refused before any pixel is decoded.
         auto huge = encodePng(pattern(8, 8, 3));
         const std::uint8_t dims[8] = {0, 0, 0x4E, 0x20, 0, 0, 0x4E, 0x20};
