@@ -41,6 +41,11 @@ struct Event {
     double t = 0.0;           ///< seconds since the emitter's epoch
 };
 
+/// The label of the `mark` a staged pipeline emits at the end of each stage: `stage` is the
+/// stage, `nbytes` its exact peak resident memory (VmHWM) and `seconds` its duration. The
+/// trace summary reports it beside the sampled peak.
+inline constexpr const char* kStagePeakMark = "stage_peak";
+
 /// Receives events on the thread that emitted them; must not throw.
 using EventSink = std::function<void(const Event&)>;
 

@@ -52,6 +52,7 @@ StageStats StageRunner::run(const std::string& name, const std::function<void()>
             s.releasedBytes += e.nbytes;
         }
     }
+    models_.mark(kStagePeakMark, {}, s.peakRss, s.seconds);
     if (onStage_) onStage_(name, false);
     return s;
 }

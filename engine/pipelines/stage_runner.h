@@ -2,7 +2,8 @@
 // One stage of a staged pipeline, run the same way in every pipeline: check for a cancel, tell
 // the caller, enter() the stage (its releases timed), reset the peak, run the stage's work, and
 // measure it — seconds, peak resident memory, weights resident at its end, and what the registry
-// loaded and released in it, counted from its event log.
+// loaded and released in it, counted from its event log. The peak also goes into the event
+// stream as a kStagePeakMark, so a trace (and its summary) has it.
 //
 //   stageload::StageRunner stages(models, log, params.onStage, params.cancel, "the character run");
 //   CharacterStage s = stages.run("texture", [&] { atlas = bake(...); });

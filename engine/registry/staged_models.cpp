@@ -236,9 +236,10 @@ void StagedModels::enter(const std::string& stage) {
     if (!leaving.empty()) returnFreedMemory();
 }
 
-void StagedModels::mark(const std::string& label, const std::string& note) {
+void StagedModels::mark(const std::string& label, const std::string& note, std::int64_t nbytes,
+                        double seconds) {
     std::lock_guard lock(mutex_);
-    publish(EventKind::Mark, label, 0, 0.0, note);
+    publish(EventKind::Mark, label, nbytes, seconds, note);
 }
 
 // --- lifetime --------------------------------------------------------------------------------

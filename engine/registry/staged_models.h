@@ -114,8 +114,10 @@ public:
     /// Loads nothing. UnknownStageError (listing the known stages) for an unknown stage.
     void enter(const std::string& stage);
 
-    /// Emits a `mark` event (a labelled point in the trace).
-    void mark(const std::string& label, const std::string& note = {});
+    /// Emits a `mark` event (a labelled point in the trace), with a byte count and a duration
+    /// where the label gives them a meaning (kStagePeakMark).
+    void mark(const std::string& label, const std::string& note = {}, std::int64_t nbytes = 0,
+              double seconds = 0.0);
 
     /// A callable that enters `stage` and then calls f (a call hook around code you do not own).
     template <class F>

@@ -12,7 +12,9 @@
 // unless release events follow it directly, then at the t of the last of those releases (the
 // memory still belongs to the previous stage until the frees its start triggered are done);
 // consecutive windows of the same name merge; a window runs to the next one's start, the last
-// to the last sample, which it includes. A window without samples has no peak.
+// to the last sample, which it includes. A window without samples has no peak. Events count
+// in the window of the last stage event before them (the releases a stage's start triggers
+// are that stage's, as the engine's StageRunner counts them).
 // Pure functions, thread-safe, throw nothing.
 
 #include <cstdint>
@@ -32,6 +34,12 @@ struct StageWindow {
     double seconds = 0.0;
     std::optional<std::int64_t> peakFootprint;  ///< nullopt when no sample fell in the window
     int samples = 0;
+    /// The engine's exact high-water mark of the stage (its kStagePeakMark), when it wrote one:
+    /// unlike the sampled peak it does not miss a stage shorter than the sample interval.
+    std::optional<std::int64_t> highWater;
+    int loads = 0;  ///< load and reload events from the window's stage event to the next one
+    int releases = 0;
+    std::int64_t weightBytes = 0;  ///< loaded minus released (and prebuilt) bytes at its end
 };
 
 struct Summary {
@@ -91,7 +99,9 @@ std::string formatGb(std::optional<std::int64_t> bytes);
 /// The full summary as JSON (bytes and rounded GB side by side).
 nlohmann::ordered_json toJson(const Summary& s);
 
-/// A readable per-stage table (seconds, peak GB) with totals, for terminals.
+/// A readable per-stage table (seconds, sampled peak, the engine's high-water mark where the
+/// trace has one, weights resident at the end, loads, releases) with totals, for terminals.
+/// What `stageload summary` and every `stageload run` print.
 std::string formatTable(const Summary& s);
 
 }  // namespace stageload

@@ -53,6 +53,8 @@ ojson eventLine(const Event& e, double t) {
         case EventKind::Mark:
             if (!e.name.empty()) j["name"] = e.name;
             if (!e.stage.empty()) j["stage"] = e.stage;
+            if (e.nbytes != 0) j["nbytes"] = e.nbytes;  // a prebuilt module, a stage's peak
+            if (e.seconds != 0.0) j["seconds"] = traceTime(e.seconds);
             break;
     }
     if (!e.note.empty()) j["note"] = e.note;

@@ -108,10 +108,33 @@ private slots:
         QVERIFY(releases >= 4);
         QVERIFY(samples > 0);
         QCOMPARE(last, QString("end"));
-        // The summary reads it.
+        // The run's per-stage table is the summary of the trace it wrote, line for line, with
+        // the engine's exact high-water mark of every stage beside the sampled peak.
         const auto summary = stageload({"summary", trace});
         QCOMPARE(summary.code, 0);
-        QVERIFY(summary.out.contains("shape_1024"));
+        const auto table = [](const QString& out) {
+            const auto from = out.indexOf("stage   "), to = out.indexOf("\nerrors:");
+            return from < 0 || to < 0 ? QString() : out.mid(from, to - from);
+        };
+        QVERIFY2(!table(r.out).isEmpty(), qPrintable(r.out));
+        QCOMPARE(table(r.out), table(summary.out));
+        QVERIFY2(r.out.contains("high-water"), qPrintable(r.out));
+        const auto texture = r.out.mid(r.out.indexOf("\ntexture ")).section('\n', 1, 1).simplified().split(' ');
+        QCOMPARE(texture.size(), 7);  // name, seconds, peak, high-water, weights, loads, releases
+        QVERIFY2(texture[3] != "–" && texture[3].toDouble() > 0, qPrintable(r.out));
+        QCOMPARE(texture[5], QString("1"));  // the texture model
+    }
+
+    void aRunWithoutTraceLeavesNoTemporaryTrace() {
+        QTemporaryDir tmp;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("TMPDIR", tmp.path());
+        const auto r = runProgram(kExe, {"run", kSamples + "/lantern_alpha.png", "-o",
+                                         dir_.path() + "/n.glb", "--texture-size", "1024"},
+                                  120000, env);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("high-water"), qPrintable(r.out));  // the table, from the trace
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
     }
 
     void probeShowsEveryPhase() {

@@ -55,23 +55,6 @@ class TestISNet : public QObject {
 
     fs::path temp(const char* name) const { return fs::path(dir_.path().toStdString()) / name; }
 
-    // A copy of the installed weights with `drop` left out, `extra` added and `reshape` given a
-    // shape that does not fit.
-    fs::path rewrite(const char* name, const std::string& drop, const std::string& extra = {},
-                     const std::string& reshape = {}) {
-        const auto file = SafetensorsFile::open(weights_);
-        std::vector<std::pair<std::string, torch::Tensor>> tensors;
-        for (const auto& t : file.tensors()) {
-            if (t.name == drop) continue;
-            tensors.emplace_back(
-                t.name, t.name == reshape ? torch::zeros({2, 2}, torch::kHalf) : file.read(t.name));
-        }
-        if (!extra.empty()) tensors.emplace_back(extra, torch::zeros({1}));
-        const auto out = temp(name);
-        writeSafetensors(out, tensors, file.metadata());
-        return out;
-    }
-
 private slots:
     void initTestCase() {
         torch::set_num_threads(2);
@@ -187,32 +170,8 @@ private slots:
         QVERIFY(mask[420][192].item<float>() < 0.05f);
     }
 
-    void truncatedWeightsAreAWeightFileError() {
-        const auto bytes = fs::file_size(weights_);
-        for (const auto keep : {bytes / 2, bytes - 1, std::uintmax_t(100), std::uintmax_t(0)}) {
-            const auto cut = temp("truncated.safetensors");
-            writeTruncatedCopy(weights_, cut, keep);
-            const auto e = weightError([&] { loadISNet(cut); });
-            QVERIFY2(e, qPrintable(QString("no WeightFileError for %1 bytes").arg(keep)));
-            QVERIFY2(std::string(e->what()).find("truncated.safetensors") != std::string::npos,
-                     e->what());
-        }
-        QVERIFY(weightError([&] { loadISNet(temp("absent.safetensors")); }));
-    }
-
-    void corruptHeaderIsAWeightFileError() {
-        const auto bad = temp("corrupt.safetensors");
-        {
-            std::ifstream in(weights_, std::ios::binary);
-            std::string head(4096, '\0');
-            in.read(head.data(), static_cast<std::streamsize>(head.size()));
-            head[8] = '[';  // the JSON header no longer parses as an object
-            std::ofstream(bad, std::ios::binary | std::ios::trunc) << head;
-        }
-        const auto e = weightError([&] { loadISNet(bad); });
-        QVERIFY2(e, "no WeightFileError");
-        QVERIFY2(std::string(e->what()).find("corrupt.safetensors") != std::string::npos,
-                 e->what());
+    void damagedWeightsAreAWeightFileError() {
+        verifyDamagedCopiesRefused(weights_, temp(""), [](const fs::path& p) { loadISNet(p); });
     }
 
     // U²-Netp's weights under the module's own names (which ISNet shares) are refused, naming
@@ -247,8 +206,8 @@ private slots:
         QFETCH(QString, extra);
         QFETCH(QString, reshape);
         QFETCH(QString, named);
-        const auto path = rewrite("edited.safetensors", drop.toStdString(), extra.toStdString(),
-                                  reshape.toStdString());
+        const auto path = temp("edited.safetensors");
+        writeEditedCopy(weights_, path, drop.toStdString(), extra.toStdString(), reshape.toStdString());
         verifyNamesTensor(weightError([&] { loadISNet(path); }), named);
     }
 

@@ -3,24 +3,12 @@
 
 #include "engine/base/error.h"
 #include "guard/policy/guard_policy.h"
+#include "tests/guard/guard_readings_support.h"
 
 using namespace stageload;
+using namespace stageload::test;
 
 namespace {
-
-constexpr std::int64_t GiB = std::int64_t(1) << 30;
-
-GuardReadings at(double t, double availablePct, std::int64_t swapUsed = 0,
-                 std::vector<ProcessInfo> processes = {}) {
-    GuardReadings r;
-    r.t = t;
-    r.memory.total = 100 * GiB;
-    r.memory.available = static_cast<std::int64_t>(availablePct * GiB);
-    r.memory.swapTotal = 64 * GiB;
-    r.memory.swapFree = 64 * GiB - swapUsed;
-    r.processes = std::move(processes);
-    return r;
-}
 
 ProcessInfo proc(pid_t pid, const std::string& cmdline, char state = 'S') {
     ProcessInfo p;
@@ -40,25 +28,25 @@ class TestGuardPolicy : public QObject {
 private slots:
     void startsAtOnceWhenThereIsRoom() {
         GuardPolicy policy(GuardParams{});
-        const auto d = policy.admit(at(0, 50));
+        const auto d = policy.admit(readingsAt(0, 50));
         QVERIFY(d.action == GuardAction::Start);
         QVERIFY(policy.state() == GuardState::Running);
     }
 
     void waitsForMemoryThenStarts() {
         GuardPolicy policy(GuardParams{});
-        auto d = policy.admit(at(0, 30));
+        auto d = policy.admit(readingsAt(0, 30));
         QVERIFY(d.action == GuardAction::Wait);
         QVERIFY(d.changed);
         QVERIFY2(d.reason.find("available 30.0% < --wait-free 40.0%") != std::string::npos,
                  d.reason.c_str());
         QVERIFY2(d.readings.find("available 30.00 GiB of 100.00 GiB") != std::string::npos,
                  d.readings.c_str());
-        d = policy.admit(at(5, 31));
+        d = policy.admit(readingsAt(5, 31));
         QVERIFY(d.action == GuardAction::Wait);
         QVERIFY2(!d.changed, "the same kind of reason is not logged again");
         QVERIFY(policy.state() == GuardState::Waiting);
-        d = policy.admit(at(10, 40));
+        d = policy.admit(readingsAt(10, 40));
         QVERIFY(d.action == GuardAction::Start);
         QVERIFY(d.changed);
     }
@@ -67,10 +55,10 @@ private slots:
         GuardParams p;
         p.swapLimit = 16 * GiB;
         GuardPolicy policy(p);
-        auto d = policy.admit(at(0, 90, 10 * GiB));  // 10 + 8 > 16
+        auto d = policy.admit(readingsAt(0, 90, 10 * GiB));  // 10 + 8 > 16
         QVERIFY(d.action == GuardAction::Wait);
         QVERIFY2(d.reason.find("--swap-limit") != std::string::npos, d.reason.c_str());
-        QVERIFY(policy.admit(at(5, 90, 8 * GiB)).action == GuardAction::Start);
+        QVERIFY(policy.admit(readingsAt(5, 90, 8 * GiB)).action == GuardAction::Start);
     }
 
     // --need: a run whose forecast peak is 30 GiB waits until that much is available.
@@ -79,10 +67,10 @@ private slots:
         p.waitFree = 0;
         p.need = 30 * GiB;
         GuardPolicy policy(p);
-        auto d = policy.admit(at(0, 22));  // 22 GiB available
+        auto d = policy.admit(readingsAt(0, 22));  // 22 GiB available
         QVERIFY(d.action == GuardAction::Wait);
         QVERIFY2(d.reason.find("--need 30.00 GiB") != std::string::npos, d.reason.c_str());
-        QVERIFY(policy.admit(at(5, 31)).action == GuardAction::Start);
+        QVERIFY(policy.admit(readingsAt(5, 31)).action == GuardAction::Start);
         p.need = -1;
         QVERIFY_THROWS_EXCEPTION(SettingError, validate(p));
     }
@@ -91,9 +79,9 @@ private slots:
         GuardParams p;
         p.startTimeout = 60;
         GuardPolicy policy(p);
-        QVERIFY(policy.admit(at(100, 5)).action == GuardAction::Wait);  // first reading: t0 = 100
-        QVERIFY(policy.admit(at(155, 5)).action == GuardAction::Wait);
-        const auto d = policy.admit(at(160, 5));
+        QVERIFY(policy.admit(readingsAt(100, 5)).action == GuardAction::Wait);  // first reading: t0 = 100
+        QVERIFY(policy.admit(readingsAt(155, 5)).action == GuardAction::Wait);
+        const auto d = policy.admit(readingsAt(160, 5));
         QVERIFY(d.action == GuardAction::GiveUp);
         QVERIFY2(d.reason.find("--start-timeout") != std::string::npos, d.reason.c_str());
         QVERIFY(policy.state() == GuardState::GaveUp);
@@ -106,17 +94,17 @@ private slots:
         GuardPolicy policy(p);
         const auto busy =
             std::vector<ProcessInfo>{proc(50, "/usr/bin/ffmpeg -y -i in.mp4 out.webm")};
-        auto d = policy.admit(at(0, 90, 0, busy));
+        auto d = policy.admit(readingsAt(0, 90, 0, busy));
         QVERIFY(d.action == GuardAction::Wait);
         QVERIFY2(d.reason.find("busy: pid 50") != std::string::npos, d.reason.c_str());
-        d = policy.admit(at(30, 90));
+        d = policy.admit(readingsAt(30, 90));
         QVERIFY(d.action == GuardAction::Wait);
         QVERIFY(d.changed);  // busy -> quiet
         QVERIFY2(d.reason.find("quiet for 30s") != std::string::npos, d.reason.c_str());
-        QVERIFY(policy.admit(at(55, 90, 0, busy)).action == GuardAction::Wait);  // reappears
-        QVERIFY(policy.admit(at(100, 90)).action == GuardAction::Wait);  // 45 s quiet: not yet
-        QVERIFY(policy.admit(at(114, 90)).action == GuardAction::Wait);
-        QVERIFY(policy.admit(at(115, 90)).action == GuardAction::Start);  // 60 s after t=55
+        QVERIFY(policy.admit(readingsAt(55, 90, 0, busy)).action == GuardAction::Wait);  // reappears
+        QVERIFY(policy.admit(readingsAt(100, 90)).action == GuardAction::Wait);  // 45 s quiet: not yet
+        QVERIFY(policy.admit(readingsAt(114, 90)).action == GuardAction::Wait);
+        QVERIFY(policy.admit(readingsAt(115, 90)).action == GuardAction::Start);  // 60 s after t=55
     }
 
     void quietPeriodCountsFromTheFirstReading() {
@@ -124,8 +112,8 @@ private slots:
         p.busy = {"ffmpeg"};
         p.quietFor = 10;
         GuardPolicy policy(p);
-        QVERIFY(policy.admit(at(0, 90)).action == GuardAction::Wait);
-        QVERIFY(policy.admit(at(10, 90)).action == GuardAction::Start);
+        QVERIFY(policy.admit(readingsAt(0, 90)).action == GuardAction::Wait);
+        QVERIFY(policy.admit(readingsAt(10, 90)).action == GuardAction::Start);
     }
 
     void excludedAndExitedProcessesNeverCount() {
@@ -133,7 +121,7 @@ private slots:
         p.busy = {"stageload guard"};
         p.quietFor = 0;
         GuardPolicy policy(p, {77});
-        const auto d = policy.admit(at(
+        const auto d = policy.admit(readingsAt(
             0, 90, 0,
             {proc(77, "stageload guard --busy x -- run"), proc(78, "stageload guard old", 'Z')}));
         QVERIFY2(d.action == GuardAction::Start, d.reason.c_str());
@@ -154,22 +142,22 @@ private slots:
         GuardPolicy policy(p);
         std::vector<bool> changed;
         const auto add = [&](GuardReadings r) { changed.push_back(policy.admit(r).changed); };
-        add(at(0, 30));                             // memory
-        add(at(5, 20));                             // memory, lower
-        add(at(10, 30, 0, {proc(9, "ffmpeg a")}));  // + busy ffmpeg
-        add(at(15, 30, 0, {proc(9, "ffmpeg a")}));  // same
-        add(at(20, 30, 0,
+        add(readingsAt(0, 30));                             // memory
+        add(readingsAt(5, 20));                             // memory, lower
+        add(readingsAt(10, 30, 0, {proc(9, "ffmpeg a")}));  // + busy ffmpeg
+        add(readingsAt(15, 30, 0, {proc(9, "ffmpeg a")}));  // same
+        add(readingsAt(20, 30, 0,
                {proc(10, "ffmpeg b"), proc(11, "ffmpeg c")}));  // other ffmpegs: same kind
-        add(at(25, 30, 0, {proc(12, "blender -b x")}));         // another pattern
-        add(at(30, 30));                                        // memory only
+        add(readingsAt(25, 30, 0, {proc(12, "blender -b x")}));         // another pattern
+        add(readingsAt(30, 30));                                        // memory only
         QCOMPARE(changed, (std::vector<bool>{true, false, true, false, false, true, true}));
     }
 
     void stopsWhenSwapGrowsBeyondTheBudget() {
         GuardPolicy policy(GuardParams{});
-        policy.started(at(0, 80, 2 * GiB));
-        QVERIFY(policy.check(at(5, 80, 10 * GiB)).action == GuardAction::Continue);  // +8 G: at
-        const auto d = policy.check(at(10, 80, 10 * GiB + 1));
+        policy.started(readingsAt(0, 80, 2 * GiB));
+        QVERIFY(policy.check(readingsAt(5, 80, 10 * GiB)).action == GuardAction::Continue);  // +8 G: at
+        const auto d = policy.check(readingsAt(10, 80, 10 * GiB + 1));
         QVERIFY(d.action == GuardAction::Stop);
         QVERIFY2(d.reason.find("--swap-budget 8.00 GiB") != std::string::npos, d.reason.c_str());
         QVERIFY2(d.readings.find("swap used 10.00 GiB") != std::string::npos, d.readings.c_str());
@@ -180,21 +168,21 @@ private slots:
         GuardParams p;
         p.swapLimit = 4 * GiB;
         GuardPolicy policy(p);
-        policy.started(at(0, 80, 3 * GiB));
-        const auto d = policy.check(at(5, 80, 5 * GiB));
+        policy.started(readingsAt(0, 80, 3 * GiB));
+        const auto d = policy.check(readingsAt(5, 80, 5 * GiB));
         QVERIFY(d.action == GuardAction::Stop);
         QVERIFY2(d.reason.find("--swap-limit") != std::string::npos, d.reason.c_str());
     }
 
     void stopsAfterTwoLowReadingsInARow() {
         GuardPolicy policy(GuardParams{});
-        policy.started(at(0, 80));
-        auto d = policy.check(at(5, 9));
+        policy.started(readingsAt(0, 80));
+        auto d = policy.check(readingsAt(5, 9));
         QVERIFY(d.action == GuardAction::Continue);
         QVERIFY(d.changed);  // a warning worth logging
-        QVERIFY(policy.check(at(10, 50)).action == GuardAction::Continue);  // resets
-        QVERIFY(policy.check(at(15, 9)).action == GuardAction::Continue);
-        d = policy.check(at(20, 8));
+        QVERIFY(policy.check(readingsAt(10, 50)).action == GuardAction::Continue);  // resets
+        QVERIFY(policy.check(readingsAt(15, 9)).action == GuardAction::Continue);
+        d = policy.check(readingsAt(20, 8));
         QVERIFY(d.action == GuardAction::Stop);
         QVERIFY2(d.reason.find("--kill-free 10.0%") != std::string::npos, d.reason.c_str());
     }

@@ -70,6 +70,55 @@ private slots:
         QCOMPARE(s.duration, 4.0);
     }
 
+    void eachWindowCountsItsLoadsReleasesWeightsAndHighWater() {
+        Trace t;
+        t.samples = {sample(0.0, 100), sample(1.0, 300), sample(3.0, 250), sample(4.0, 120)};
+        Event peak = model(EventKind::Mark, kStagePeakMark, 1.9, 420);
+        peak.stage = "structure";
+        t.events = {model(EventKind::Mark, "vae", 0.05, 7, 0, "prebuilt"),
+                    stage("structure", 0.1),
+                    model(EventKind::Load, "unet", 0.2, 1000),
+                    model(EventKind::Load, "clip", 0.3, 50),
+                    peak,
+                    stage("texture", 2.0),
+                    model(EventKind::Release, "unet", 2.1, 1000),  // freed by texture's start
+                    model(EventKind::Reload, "unet", 2.5, 1000),
+                    model(EventKind::Release, "clip", 3.5, 50)};
+        const Summary s = summarize(t);
+        const auto& setup = window(s, "setup");
+        QCOMPARE(setup.weightBytes, std::int64_t(7));  // the prebuilt module
+        QCOMPARE(setup.loads, 0);
+        const auto& structure = window(s, "structure");
+        QCOMPARE(structure.loads, 2);
+        QCOMPARE(structure.releases, 0);
+        QCOMPARE(structure.weightBytes, std::int64_t(1057));
+        QCOMPARE(structure.highWater.value_or(-1), std::int64_t(420));  // above the sampled 300
+        QCOMPARE(structure.peakFootprint.value_or(-1), std::int64_t(300));
+        const auto& texture = window(s, "texture");
+        QCOMPARE(texture.loads, 1);     // the reload
+        QCOMPARE(texture.releases, 2);  // the one its start triggered, and clip's
+        QCOMPARE(texture.weightBytes, std::int64_t(1007));
+        QVERIFY(!texture.highWater);  // no mark: nothing claimed
+        // The table shows the high-water column only because one window has it, in MB here.
+        const auto table = formatTable(s);
+        QVERIFY2(table.find("high-water") != std::string::npos, table.c_str());
+        QVERIFY2(table.find("peak (MB)") != std::string::npos, table.c_str());
+        const auto json = toJson(s);
+        QCOMPARE(json["stages"][1]["high_water"].get<std::int64_t>(), std::int64_t(420));
+        QCOMPARE(json["stages"][2]["releases"].get<int>(), 2);
+        t.events.erase(t.events.begin() + 4);
+        QVERIFY(formatTable(summarize(t)).find("high-water") == std::string::npos);
+    }
+
+    void theTableIsInGbOnceAnythingReachesAGb() {
+        Trace t;
+        t.samples = {sample(0.0, 100), sample(1.0, std::int64_t(3) << 30)};
+        t.events = {stage("texture", 0.5)};
+        const auto table = formatTable(summarize(t));
+        QVERIFY2(table.find("peak (GB)") != std::string::npos, table.c_str());
+        QVERIFY2(table.find("3.00") != std::string::npos, table.c_str());
+    }
+
     void withoutTheReleaseTheWindowStartsAtTheStageEvent() {
         // The same samples without the release: texture opens at 2.0, so the sample at 1.0
         // stays in structure, but a sample at 2.05 would belong to texture.

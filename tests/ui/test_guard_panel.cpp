@@ -10,15 +10,14 @@
 
 #include "engine/base/error.h"
 #include "guard/policy/guard_policy.h"
+#include "tests/guard/guard_readings_support.h"
 #include "ui/studio/guard_panel.h"
 
 using namespace stageload;
+using namespace stageload::test;
 using stageload::studio::GuardPanel;
 
 namespace {
-
-constexpr std::int64_t MiB = std::int64_t(1) << 20;
-constexpr std::int64_t GiB = std::int64_t(1) << 30;
 
 bool sameParams(const GuardParams& a, const GuardParams& b) {
     return a.waitFree == b.waitFree && a.killFree == b.killFree && a.swapBudget == b.swapBudget &&
@@ -39,18 +38,6 @@ GuardParams nonDefault() {
     p.poll = 0.25;
     p.stopGrace = 7;  // not in the panel: kept as given
     return p;
-}
-
-GuardReadings at(double t, double availablePct, std::int64_t swapUsed = 0,
-                 std::vector<ProcessInfo> processes = {}) {
-    GuardReadings r;
-    r.t = t;
-    r.memory.total = 100 * GiB;
-    r.memory.available = static_cast<std::int64_t>(availablePct * GiB);
-    r.memory.swapTotal = 64 * GiB;
-    r.memory.swapFree = 64 * GiB - swapUsed;
-    r.processes = std::move(processes);
-    return r;
 }
 
 ProcessInfo proc(pid_t pid, const std::string& cmdline) {
@@ -301,35 +288,35 @@ private slots:
         const auto show = [&](const GuardDecision& d, double t) {
             panel.showState(policy.state(), QString::fromStdString(d.reason), t - policy.since());
         };
-        auto d = policy.admit(at(0, 45));
+        auto d = policy.admit(readingsAt(0, 45));
         QVERIFY(d.action == GuardAction::Wait);
         show(d, 0);
         QVERIFY2(panel.stateText().startsWith("Waiting 0 s — available 45.0% < --wait-free 50.0%"),
                  qPrintable(panel.stateText()));
 
-        d = policy.admit(at(4, 60, 13 * GiB));  // 13G + 4G budget > 16G limit
+        d = policy.admit(readingsAt(4, 60, 13 * GiB));  // 13G + 4G budget > 16G limit
         QVERIFY(d.action == GuardAction::Wait);
         show(d, 4);
         QVERIFY2(panel.stateText().contains("--swap-limit 16.00 GiB"),
                  qPrintable(panel.stateText()));
         QVERIFY(panel.stateText().startsWith("Waiting 4 s"));
 
-        d = policy.admit(at(8, 60, 1 * GiB, {proc(4242, "ffmpeg -i a.mp4 b.webm")}));
+        d = policy.admit(readingsAt(8, 60, 1 * GiB, {proc(4242, "ffmpeg -i a.mp4 b.webm")}));
         QVERIFY(d.action == GuardAction::Wait);
         QVERIFY(d.reason.find("busy: pid 4242") != std::string::npos);
 
-        d = policy.admit(at(15, 60, 1 * GiB));  // quiet for 7 s of 10 s
+        d = policy.admit(readingsAt(15, 60, 1 * GiB));  // quiet for 7 s of 10 s
         QVERIFY(d.action == GuardAction::Wait);
         QVERIFY2(d.reason.find("--quiet-for 10") != std::string::npos, d.reason.c_str());
 
-        d = policy.admit(at(18, 60, 1 * GiB));
+        d = policy.admit(readingsAt(18, 60, 1 * GiB));
         QVERIFY(d.action == GuardAction::Start);
-        policy.started(at(18, 60, 1 * GiB));
+        policy.started(readingsAt(18, 60, 1 * GiB));
         show(d, 18);
         QVERIFY(panel.stateText().startsWith("Running"));
 
-        QVERIFY(policy.check(at(23, 55, 4 * GiB)).action == GuardAction::Continue);  // +3G of 4G
-        d = policy.check(at(28, 55, 5 * GiB + 1));                                   // +4G+1
+        QVERIFY(policy.check(readingsAt(23, 55, 4 * GiB)).action == GuardAction::Continue);  // +3G of 4G
+        d = policy.check(readingsAt(28, 55, 5 * GiB + 1));                                   // +4G+1
         QVERIFY(d.action == GuardAction::Stop);
         show(d, 28);
         QVERIFY2(panel.stateText().startsWith("Stopped by the guard — swap used"),

@@ -6,13 +6,19 @@
 // image, corrupt, too large, no subject); 66 the picture does not exist; 73 the output cannot
 // be written (nothing half-written is left); 78 the learned remover's weights are broken;
 // 130 interrupted (Ctrl+C); 1 anything else. The codes come from engine/api/failure.h.
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <memory>
-#include <optional>
 
 #include <CLI/CLI.hpp>
 
+#include "engine/api/errors.h"
 #include "engine/api/failure.h"
 #include "engine/api/run_meta.h"
 #include "engine/pipelines/character/character_run.h"
@@ -41,7 +47,33 @@ struct RunOptions {
 std::atomic<bool> interrupted{false};
 extern "C" void onInterrupt(int) { interrupted.store(true); }
 
-double mib(std::int64_t bytes) { return static_cast<double>(bytes) / (1 << 20); }
+// The trace a run writes: the user's --trace, or a temporary file removed at the end.
+class TemporaryTrace {
+public:
+    explicit TemporaryTrace(const std::string& wanted) : path_(wanted) {
+        if (!path_.empty()) return;
+        std::string name = (std::filesystem::temp_directory_path() / "stageload-run-XXXXXX").string();
+        const int fd = ::mkstemp(name.data());
+        if (fd < 0)
+            throw FileError("cannot make a temporary trace in " +
+                            std::filesystem::temp_directory_path().string() + ": " + std::strerror(errno) +
+                            " (give --trace FILE)");
+        ::close(fd);
+        path_ = name;
+        owned_ = true;
+    }
+    ~TemporaryTrace() {
+        std::error_code ec;
+        if (owned_) std::filesystem::remove(path_, ec);
+    }
+    TemporaryTrace(const TemporaryTrace&) = delete;
+    TemporaryTrace& operator=(const TemporaryTrace&) = delete;
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+    bool owned_ = false;
+};
 
 int runCharacterCommand(const RunOptions& o) {
     CharacterParams p;
@@ -51,15 +83,15 @@ int runCharacterCommand(const RunOptions& o) {
     p.weightsDir = o.weights;
     validateCharacterParams(p);  // before the meter starts: a bad flag leaves no trace file
 
-    std::optional<Meter> meter;
-    if (!o.trace.empty()) {
-        MeterParams mp;
-        mp.tracePath = o.trace;
-        mp.interval = 0.05;
-        mp.meta = runMeta(p, p.input);
-        meter.emplace(std::move(mp));
-        p.events = meter->eventSink();
-    }
+    // Every run is metered: the per-stage table is the summary of its trace, as for a generator
+    // and `stageload summary`. Without --trace the trace is a temporary file.
+    TemporaryTrace scratch(o.trace);
+    MeterParams mp;
+    mp.tracePath = scratch.path();
+    mp.interval = 0.05;
+    mp.meta = runMeta(p, p.input);
+    Meter meter(std::move(mp));
+    p.events = meter.eventSink();
     const auto stages = characterStages();
     std::size_t index = 0;
     p.onStage = [&](const std::string& stage, bool begins) {
@@ -72,18 +104,15 @@ int runCharacterCommand(const RunOptions& o) {
         r = runCharacter(p);
     } catch (...) {
         std::signal(SIGINT, previous);
-        if (meter) meter->stop();
+        meter.stop();
         throw;
     }
     std::signal(SIGINT, previous);
-    if (meter) meter->stop();
+    meter.stop();
 
     for (const auto& notice : r.notices) std::fprintf(stderr, "stageload: note: %s\n", notice.c_str());
-    std::printf("\n%-11s %8s %10s %12s %6s %9s\n", "stage", "seconds", "peak MiB", "objects MiB",
-                "loads", "releases");
-    for (const auto& s : r.stages)
-        std::printf("%-11s %8.2f %10.1f %12.1f %6d %9d\n", s.name.c_str(), s.seconds, mib(s.peakRss),
-                    mib(s.weightBytes), s.loads, s.releases);
+    const bool traceLost = !meter.traceProblem().empty();
+    if (!traceLost) printStageTable(scratch.path());
     std::printf("total %.2f s; picture %d×%d, subject from %s\n", r.seconds, r.inputWidth,
                 r.inputHeight, maskSourceName(r.maskSource));
     std::printf("mesh: %zu vertices, %zu triangles (%s), texture %d×%d\n", r.mesh.vertexCount(),
@@ -94,9 +123,12 @@ int runCharacterCommand(const RunOptions& o) {
         writePngFile(o.cutout, r.cutout);
         std::printf("wrote %s (the cut-out)\n", o.cutout.c_str());
     }
-    if (meter && !meter->traceProblem().empty()) {
-        std::fprintf(stderr, "stageload: error: %s\n", meter->traceProblem().c_str());
-        return exitCode(FailureKind::CannotWrite);
+    if (traceLost) {
+        // The mesh is written; only the trace is incomplete. That fails the run only when the
+        // user asked for the trace.
+        std::fprintf(stderr, "stageload: %s: %s\n", o.trace.empty() ? "note: no per-stage table" : "error",
+                     meter.traceProblem().c_str());
+        if (!o.trace.empty()) return exitCode(FailureKind::CannotWrite);
     }
     if (!o.trace.empty()) std::printf("trace written to %s\n", o.trace.c_str());
     return 0;

@@ -32,16 +32,15 @@ void keepMesh(const GeneratorJobResult& job, const std::filesystem::path& out) {
     for (const auto& f : writeMeshFile(job.mesh, out)) std::printf("wrote %s\n", f.c_str());
 }
 
-// The per-stage table of the run's trace, as `stageload summary` prints it.
-void printStages(const std::filesystem::path& trace) {
+}  // namespace
+
+void printStageTable(const std::filesystem::path& trace) {
     try {
         std::printf("\n%s", formatTable(summarize(readTrace(trace.string()))).c_str());
     } catch (const Error& e) {
         std::fprintf(stderr, "stageload: note: no per-stage table: %s\n", e.what());
     }
 }
-
-}  // namespace
 
 std::filesystem::path thisProgram() {
     std::error_code ec;
@@ -148,7 +147,7 @@ int runGeneratorCommand(const GeneratorOptions& o) {
     if (!job.ok()) {
         std::fprintf(stderr, "stageload: error: %s\n", job.message.c_str());
         if (std::filesystem::exists(p.trace, ec)) {
-            printStages(p.trace);
+            printStageTable(p.trace);
             std::printf("trace written to %s\n", p.trace.c_str());
         }
         return job.exitCode();
@@ -161,7 +160,7 @@ int runGeneratorCommand(const GeneratorOptions& o) {
     }
     std::printf("%s\n", job.message.c_str());
     if (!job.run.traceProblem.empty()) return 73;  // said among the notes above
-    printStages(p.trace);
+    printStageTable(p.trace);
     std::printf("trace written to %s\n", p.trace.c_str());
     return 0;
 }

@@ -28,6 +28,10 @@ struct GeneratorOptions {
 /// This program (the `stageload` CLI itself), for a generator's {stageload}.
 std::filesystem::path thisProgram();
 
+/// Prints the per-stage table of a run's trace, as `stageload summary` does; both kinds of run
+/// print theirs this way. A trace that cannot be read gives a note instead.
+void printStageTable(const std::filesystem::path& trace);
+
 /// Runs it; returns the exit code (0, 1, 2, 3, 4, 127, 130 or the command's own).
 int runGeneratorCommand(const GeneratorOptions& options);
 

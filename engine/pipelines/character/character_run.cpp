@@ -217,10 +217,6 @@ CharacterResult runCharacter(const CharacterParams& params) {
     if (params.threads > 0) torch::set_num_threads(params.threads);
     const auto started = Clock::now();
     CharacterResult result;
-    auto cancelled = [&](const std::string& where) {
-        if (params.cancel && params.cancel->load())
-            throw Cancelled("the character run was cancelled " + where);
-    };
 
     // The picture first: a bad file should not wait for any model.
     const auto decoded = readImageFile(params.input);

