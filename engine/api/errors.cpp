@@ -34,4 +34,9 @@ WeightFileError::WeightFileError(const std::string& file, const std::string& ten
     , file_(file)
     , tensor_(tensor) {}
 
+NotInstalledError::NotInstalledError(const std::string& file, const std::string& model,
+                                     const std::string& howToInstall)
+    : WeightFileError(file, "", model + " is not installed; " + howToInstall +
+                                    ", or choose another background remover") {}
+
 }  // namespace stageload

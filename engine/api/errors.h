@@ -72,6 +72,13 @@ private:
     std::string tensor_;
 };
 
+/// A learned model whose weight file is not there: not broken, not installed. Names the file,
+/// the model and how to install it.
+class NotInstalledError : public WeightFileError {
+public:
+    NotInstalledError(const std::string& file, const std::string& model, const std::string& howToInstall);
+};
+
 /// A picture in which no subject could be found. The message names the picture and what to do.
 class NoSubjectError : public Error {
 public:

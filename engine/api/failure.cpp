@@ -24,6 +24,8 @@ Failure classifyFailure(std::exception_ptr error) noexcept {
         return {FailureKind::NoPicture, e.what(), {}};
     } catch (const ImageError& e) {
         return {FailureKind::Picture, e.what(), {}};
+    } catch (const NotInstalledError& e) {
+        return {FailureKind::NotInstalled, e.what(), {}};
     } catch (const WeightFileError& e) {
         return {FailureKind::Weights, e.what(), {}};
     } catch (const FileError& e) {
@@ -48,6 +50,7 @@ int exitCode(FailureKind kind) noexcept {
         case FailureKind::NoSubject: return 65;
         case FailureKind::NoPicture: return 66;
         case FailureKind::CannotWrite: return 73;
+        case FailureKind::NotInstalled: return 69;
         case FailureKind::Weights: return 78;
         case FailureKind::Cancelled: return 130;
         case FailureKind::OutOfMemory:

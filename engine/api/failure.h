@@ -22,7 +22,8 @@ enum class FailureKind {
     Picture,      ///< the picture cannot be read: corrupt, truncated, too large
     NoSubject,    ///< nothing in the picture stands out from its background
     NoPicture,    ///< the picture does not exist
-    Weights,      ///< installed weights are broken or missing
+    NotInstalled, ///< a learned model the run needs is not installed
+    Weights,      ///< installed weights are broken
     CannotWrite,  ///< the output cannot be written (nothing half-written is left)
     Cancelled,    ///< stopped because the user or the guard asked
     OutOfMemory,  ///< std::bad_alloc
@@ -38,7 +39,8 @@ struct Failure {
 /// Classifies `error` (nullptr gives Other with an empty message). Never throws.
 Failure classifyFailure(std::exception_ptr error) noexcept;
 
-/// The CLI's exit code of each kind: 2 usage, 65 picture or no subject, 66 no picture, 78 weights,
+/// The CLI's exit code of each kind: 2 usage, 65 picture or no subject, 66 no picture, 69 not
+/// installed, 78 broken weights,
 /// 73 cannot write, 130 cancelled, 1 out of memory and other errors.
 int exitCode(FailureKind kind) noexcept;
 

@@ -20,6 +20,7 @@ nlohmann::json runMeta(const RunSettings& s, const std::filesystem::path& input)
             {"triangles", s.triangles},
             {"height", s.heightMeters},
             {"thickness", s.thickness},
+            {"min_part", s.minPart},
             {"remover", std::string(choiceName(s.remover))},
             {"device", s.device}};
     addPictureSize(meta, input);

@@ -16,7 +16,7 @@
 namespace stageload {
 
 /// {"pipeline", "load", "seed", "input", "texture_size", "triangles", "height", "thickness",
-/// "remover", "device"} and the picture's size (addPictureSize()).
+/// "min_part", "remover", "device"} and the picture's size (addPictureSize()).
 nlohmann::json runMeta(const RunSettings& settings, const std::filesystem::path& input);
 
 /// Adds "picture_width" and "picture_height" (as stored) when `input` is a readable picture:

@@ -30,6 +30,9 @@ constexpr RunFieldInfo kFields[] = {
      "The character's height in metres (0.01 to 1000)", {0.01, 1000.0, 0.1, 2}},
     {RunField::Thickness, "thickness", "--thickness", "Thickness",
      "Front-to-back depth relative to the default (0.1 to 3)", {0.1, 3.0, 0.1, 2}},
+    {RunField::MinPart, "minPart", "--min-part", "Smallest part",
+     "Parts of the subject smaller than this share of its area (%) are dropped as specks; "
+     "larger ones (a held item, a floating orb) are kept (0 to 50)", {0.0, 50.0, 0.1, 1}},
     {RunField::Device, "device", "--device", "Device",
      "Where LibTorch runs: cpu, cuda or mps (where this build has it)", {}},
     {RunField::Remover, "remover", "--remover", "Background",
@@ -96,6 +99,7 @@ std::string settingText(const RunSettings& s, RunField field) {
         case RunField::Triangles: return std::to_string(s.triangles);
         case RunField::Height: return number(s.heightMeters);
         case RunField::Thickness: return number(s.thickness);
+        case RunField::MinPart: return number(s.minPart);
         case RunField::Device: return s.device;
         case RunField::Remover: return std::string(choiceName(s.remover));
         case RunField::Threads: return std::to_string(s.threads);
@@ -113,6 +117,7 @@ void setSetting(RunSettings& s, RunField field, std::string_view text) {
         case RunField::Triangles: s.triangles = toInt(wholeNumber(f, text)); return;
         case RunField::Height: s.heightMeters = realNumber(f, text); return;
         case RunField::Thickness: s.thickness = realNumber(f, text); return;
+        case RunField::MinPart: s.minPart = realNumber(f, text); return;
         case RunField::Device: s.device = std::string(trim(text)); return;
         case RunField::Remover: s.remover = parseChoice<RemoverChoice>(trim(text)); return;
         case RunField::Threads: s.threads = toInt(wholeNumber(f, text)); return;
@@ -143,6 +148,8 @@ void validate(const RunSettings& s) {
     checkRange(RunField::Height, s.heightMeters);
     if (!std::isfinite(s.thickness)) checkRange(RunField::Thickness, -1.0);
     checkRange(RunField::Thickness, s.thickness);
+    if (!std::isfinite(s.minPart)) checkRange(RunField::MinPart, -1.0);
+    checkRange(RunField::MinPart, s.minPart);
     if (std::find(kDeviceNames.begin(), kDeviceNames.end(), s.device) == kDeviceNames.end())
         throw SettingError("device", "--device " + s.device,
                            "not a device; use " + joinAlternatives(words(kDeviceNames)));

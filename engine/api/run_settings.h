@@ -44,13 +44,17 @@ struct RunSettings {
     int triangles = 40000;                ///< triangle budget of the exported mesh
     double heightMeters = 1.8;            ///< the character's height in the file
     double thickness = 1.0;               ///< front-to-back depth, relative to the default
+    /// Parts of the cut-out smaller than this share of the subject's area (in %) are specks
+    /// and dropped; every larger part (a held item, a floating orb) becomes part of the mesh.
+    double minPart = 0.5;
     std::string device = "cpu";           ///< one of kDeviceNames
     RemoverChoice remover = RemoverChoice::Auto;
     int threads = 0;                      ///< LibTorch intra-op threads; 0 = all cores
 };
 
 enum class RunField {
-    Pipeline, Load, Seed, TextureSize, Triangles, Height, Thickness, Device, Remover, Threads
+    Pipeline, Load, Seed, TextureSize, Triangles, Height, Thickness, MinPart, Device, Remover,
+    Threads
 };
 
 /// A numeric setting's bounds (inclusive) and the steps a spin box takes.

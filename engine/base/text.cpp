@@ -16,13 +16,25 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-std::string joinAlternatives(const std::vector<std::string>& words) {
+namespace {
+
+std::string joinList(const std::vector<std::string>& words, const char* last) {
     std::string out;
     for (std::size_t i = 0; i < words.size(); ++i) {
-        if (i > 0) out += i + 1 == words.size() ? " or " : ", ";
+        if (i > 0) out += i + 1 == words.size() ? last : ", ";
         out += words[i];
     }
     return out;
+}
+
+}  // namespace
+
+std::string joinAlternatives(const std::vector<std::string>& words) {
+    return joinList(words, " or ");
+}
+
+std::string joinWords(const std::vector<std::string>& words) {
+    return joinList(words, " and ");
 }
 
 }  // namespace stageload

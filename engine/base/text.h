@@ -21,5 +21,7 @@ std::string_view trim(std::string_view s);
 
 /// "a", "a or b", "a, b or c" (an empty list gives "").
 std::string joinAlternatives(const std::vector<std::string>& words);
+/// "a", "a and b", "a, b and c" (an empty list gives "").
+std::string joinWords(const std::vector<std::string>& words);
 
 }  // namespace stageload

@@ -479,6 +479,19 @@ def knight():
     return sc
 
 
+def knight_with_parts():
+    """The knight with three things that do not touch him: a floating orb on his left, a star
+    above his sword and a potion on the ground beside his boots."""
+    sc = knight()
+    sc.part(circle(120, 420, 44), C("#7fd3ff"), so=14)
+    sc.fill(circle(104, 402, 13), WHITE, alpha=0.75, ow=0)
+    sc.part(star(668, 196, 40, 18, r=4), C("#f2c14e"), so=8)
+    sc.part(smooth_union(8, circle(610, 868, 34), rbox(610, 822, 12, 20, 4)), C("#b76ee0"), so=10)
+    sc.part(rbox(610, 798, 15, 8, 3), C("#8a5a3c"), so=3, hl=0)
+    sc.fill(circle(598, 858, 9), WHITE, alpha=0.6, ow=0)
+    return sc
+
+
 # ----------------------------------------------------------------------------------------
 # 3: the slime dragon (design space 768 x 896)
 
@@ -932,6 +945,10 @@ def build():
     out["knight_alpha.png"] = (rgba_from(P, A), A)
     out["knight_white.png"] = (on_background(P, A, white_background(768, 1024)), A)
 
+    P, A = knight_with_parts().render(768, 1024, fit_h=0.82, bias_y=0.0)
+    out["knight_parts_alpha.png"] = (rgba_from(P, A), A)
+    out["knight_parts_white.png"] = (on_background(P, A, white_background(768, 1024)), A)
+
     P, A = slime().render(768, 896, fit_h=0.78, fit_w=0.88, bias_y=0.0)
     out["slime_busy.png"] = (on_background(P, A, busy_background(768, 896, subject_bottom(A))), A)
 
@@ -943,9 +960,13 @@ def build():
     return out
 
 
+# Separate parts of each picture's subject (all others are one connected silhouette).
+PARTS = {"knight_parts_alpha.png": 4, "knight_parts_white.png": 4}
+
+
 def check(expected=None):
-    names = ["knight_alpha.png", "knight_white.png", "slime_busy.png", "lantern_alpha.png",
-             "creature_gray.png"]
+    names = ["knight_alpha.png", "knight_white.png", "knight_parts_alpha.png",
+             "knight_parts_white.png", "slime_busy.png", "lantern_alpha.png", "creature_gray.png"]
     ok = True
     for name in names:
         img = read_png(os.path.join(HERE, name))
@@ -964,7 +985,8 @@ def check(expected=None):
             print("%-18s %s RGB (run without --check for subject statistics)" % (name, img.shape))
             continue
         info = describe(name, img, alpha)
-        good = info["blobs"] == 1 and info["blobs_half"] == 1 and info["holes"] == 0
+        parts = PARTS.get(name, 1)
+        good = info["blobs"] == parts and info["blobs_half"] == parts and info["holes"] == 0
         ok &= good
         with open(os.path.join(HERE, name), "rb") as fh:
             digest = hashlib.sha256(fh.read()).hexdigest()[:12]

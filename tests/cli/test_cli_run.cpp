@@ -16,8 +16,8 @@ const QString kExe = STAGELOAD_EXE;
 const QString kSamples = STAGELOAD_SAMPLES_DIR;
 const QString kValidator = STAGELOAD_SOURCE_DIR "/tests/cli/validate_gltf.mjs";
 const QString kBlenderCheck = STAGELOAD_SOURCE_DIR "/tests/cli/blender_check.py";
-const QStringList kSampleNames = {"knight_alpha", "knight_white", "slime_busy", "lantern_alpha",
-                                  "creature_gray"};
+const QStringList kSampleNames = {"knight_alpha", "knight_white", "knight_parts_alpha",
+                                  "slime_busy", "lantern_alpha", "creature_gray"};
 
 using Result = testproc::ProgramResult;
 using testproc::runProgram;
@@ -168,6 +168,18 @@ private slots:
         QTest::newRow("texture size") << kSamples + "/knight_alpha.png" << d + "/a.glb" << QStringList{"--texture-size", "100"} << 2 << "texture-size";
         QTest::newRow("triangles") << kSamples + "/knight_alpha.png" << d + "/a.glb" << QStringList{"--triangles", "5"} << 2 << "triangles";
         QTest::newRow("device") << kSamples + "/knight_alpha.png" << d + "/a.glb" << QStringList{"--device", "mps"} << 2 << "macOS";
+        QTest::newRow("min part") << kSamples + "/knight_alpha.png" << d + "/a.glb" << QStringList{"--min-part", "80"} << 2 << "min-part";
+        // A remover that is not installed is not "broken weights"; a damaged file is.
+        QTest::newRow("remover not installed")
+            << kSamples + "/knight_white.png" << d + "/a.glb"
+            << QStringList{"--remover", "isnet", "--weights", d + "/no-weights"} << 69 << "ISNet is not installed";
+        QDir().mkpath(d + "/bad-weights");
+        QFile bad(d + "/bad-weights/u2netp.safetensors");
+        QVERIFY(bad.open(QIODevice::WriteOnly) && bad.write("garbage") == 7);
+        bad.close();
+        QTest::newRow("broken weights")
+            << kSamples + "/knight_white.png" << d + "/a.glb"
+            << QStringList{"--remover", "u2netp", "--weights", d + "/bad-weights"} << 78 << "u2netp.safetensors";
     }
     void aLostTraceIsSaidAndExits73() {
         // The mesh is written, its record is not: the run says so and does not claim success.

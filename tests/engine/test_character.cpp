@@ -3,7 +3,12 @@
 // eager giving the same bytes, the registry really staging, and bad input answered clearly.
 #include <unistd.h>
 
+#include <array>
 #include <fstream>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <set>
 
 #include <torch/torch.h>
 
@@ -11,6 +16,7 @@
 #include <QtTest>
 
 #include "engine/api/errors.h"
+#include "engine/api/failure.h"
 #include "engine/media/image.h"
 #include "engine/media/mesh_files.h"
 #include "engine/pipelines/character/character_run.h"
@@ -34,6 +40,28 @@ CharacterParams quick(const std::filesystem::path& input, const std::filesystem:
     p.textureSize = 1024;
     p.triangles = 20000;
     return p;
+}
+
+// Separate pieces of the mesh: triangles joined by shared positions (UV seams duplicate
+// vertices, so vertices are welded by position first).
+int meshParts(const TexturedMesh& mesh) {
+    std::map<std::array<float, 3>, std::uint32_t> ids;
+    std::vector<std::uint32_t> welded(mesh.vertexCount());
+    for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
+        const std::array<float, 3> key{mesh.positions[3 * v], mesh.positions[3 * v + 1], mesh.positions[3 * v + 2]};
+        welded[v] = ids.emplace(key, static_cast<std::uint32_t>(ids.size())).first->second;
+    }
+    std::vector<std::uint32_t> parent(ids.size());
+    std::iota(parent.begin(), parent.end(), 0u);
+    const std::function<std::uint32_t(std::uint32_t)> find = [&](std::uint32_t i) {
+        return parent[i] == i ? i : parent[i] = find(parent[i]);
+    };
+    for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3)
+        for (int k = 1; k < 3; ++k)
+            parent[find(welded[mesh.indices[t + k]])] = find(welded[mesh.indices[t]]);
+    std::set<std::uint32_t> roots;
+    for (std::size_t t = 0; t < mesh.indices.size(); t += 3) roots.insert(find(welded[mesh.indices[t]]));
+    return static_cast<int>(roots.size());
 }
 
 struct Comparison {
@@ -92,21 +120,36 @@ private slots:
         QTest::addColumn<QString>("truth");  // a picture whose alpha is the true subject
         QTest::addColumn<int>("remover");    // RemoverChoice
         QTest::addColumn<double>("minMaskIou");  // the remover's subject against the truth
+        QTest::addColumn<int>("parts");          // separate parts the mesh must have
         const int u2netp = static_cast<int>(RemoverChoice::U2NetP);
-        QTest::newRow("knight, alpha") << "knight_alpha.png" << "knight_alpha.png" << u2netp << 0.999;
-        QTest::newRow("lantern, alpha") << "lantern_alpha.png" << "lantern_alpha.png" << u2netp << 0.999;
+        const int isnet = static_cast<int>(RemoverChoice::ISNet);
+        const int classical = static_cast<int>(RemoverChoice::Classical);
+        QTest::newRow("knight, alpha") << "knight_alpha.png" << "knight_alpha.png" << u2netp << 0.999 << 1;
+        QTest::newRow("lantern, alpha") << "lantern_alpha.png" << "lantern_alpha.png" << u2netp << 0.999 << 1;
         QTest::newRow("knight on white, U²-Netp")
-            << "knight_white.png" << "knight_alpha.png" << u2netp << 0.97;
+            << "knight_white.png" << "knight_alpha.png" << u2netp << 0.97 << 1;
         // ISNet takes the knight's near-white breastplate for background (0.92): the reason
         // auto prefers U²-Netp. The bound keeps it from getting worse unnoticed.
         QTest::newRow("knight on white, ISNet")
-            << "knight_white.png" << "knight_alpha.png" << static_cast<int>(RemoverChoice::ISNet) << 0.90;
+            << "knight_white.png" << "knight_alpha.png" << isnet << 0.90 << 1;
+        // Without weights: the outline encloses the face, breastplate and blade, which are
+        // nearly the background's colour; they are subject all the same.
+        QTest::newRow("knight on white, classical")
+            << "knight_white.png" << "knight_alpha.png" << classical << 0.97 << 1;
+        // Things that do not touch the body (an orb, a star, a potion) are parts of the mesh.
+        QTest::newRow("knight with parts, alpha")
+            << "knight_parts_alpha.png" << "knight_parts_alpha.png" << u2netp << 0.999 << 4;
+        QTest::newRow("knight with parts on white, classical")
+            << "knight_parts_white.png" << "knight_parts_alpha.png" << classical << 0.97 << 4;
+        QTest::newRow("knight with parts on white, ISNet")
+            << "knight_parts_white.png" << "knight_parts_alpha.png" << isnet << 0.90 << 4;
     }
     void samplesBecomeClosedMeshesThatMatchThePicture() {
         QFETCH(QString, input);
         QFETCH(QString, truth);
         QFETCH(int, remover);
         QFETCH(double, minMaskIou);
+        QFETCH(int, parts);
         QTemporaryDir dir;
         const auto out = std::filesystem::path(dir.path().toStdString()) / "out.glb";
         auto p = quick(kSamples / input.toStdString(), out);
@@ -117,6 +160,8 @@ private slots:
               maskSourceName(r.maskSource), r.meshReport.describe().c_str());
         if (p.remover == RemoverChoice::ISNet) QVERIFY(r.maskSource == MaskSource::ISNet);
         QVERIFY2(r.meshReport.closedManifold(), r.meshReport.describe().c_str());
+        QCOMPARE(r.parts, parts);
+        QCOMPARE(meshParts(r.mesh), parts);
         QVERIFY(r.mesh.triangleCount() <= 20000);
         QVERIFY(r.mesh.triangleCount() > 10000);
         QCOMPARE(r.mesh.texture.width, 2048);
@@ -230,6 +275,44 @@ private slots:
             expectError(kSamples / "knight_alpha.png", d / "locked" / "a.glb", "not writable");
     }
 
+    // A subject cut by the frame gets a notice naming the edge; one that is not gets none.
+    void aSubjectCutByThePictureIsNoticed() {
+        QTemporaryDir dir;
+        const std::filesystem::path d = dir.path().toStdString();
+        const auto whole = readImageFile(kSamples / "knight_alpha.png").image;
+        Image cut(whole.width, whole.height * 3 / 4, whole.channels);
+        std::copy_n(whole.pixels.begin(), cut.pixels.size(), cut.pixels.begin());
+        writePngFile(d / "cut.png", cut);
+        const auto r = runCharacter(quick(d / "cut.png", d / "cut.glb"));
+        QVERIFY(r.meshReport.closedManifold());
+        const auto notice = std::find_if(r.notices.begin(), r.notices.end(), [](const std::string& n) {
+            return n.find("cut off") != std::string::npos;
+        });
+        QVERIFY2(notice != r.notices.end(), "no notice for a subject cut at the bottom");
+        QVERIFY2(notice->find("bottom edge") != std::string::npos, notice->c_str());
+        QVERIFY2(notice->find("top") == std::string::npos, notice->c_str());
+        const auto fine = runCharacter(quick(kSamples / "knight_alpha.png", d / "whole.glb"));
+        for (const auto& n : fine.notices) QVERIFY2(n.find("cut off") == std::string::npos, n.c_str());
+    }
+
+    // Specks under the minimum share are dropped and counted; a share of 0 keeps them all, a
+    // share above every part keeps the largest.
+    void theMinimumPartShareSortsPartsFromSpecks() {
+        QTemporaryDir dir;
+        const std::filesystem::path d = dir.path().toStdString();
+        auto p = quick(kSamples / "knight_parts_alpha.png", d / "a.glb");
+        p.minPart = 2.2;  // the star (1.9 % of the subject) becomes a speck; potion (2.5 %) and orb stay
+        const auto some = runCharacter(p);
+        QCOMPARE(some.parts, 3);
+        QCOMPARE(some.droppedParts, 1);
+        QCOMPARE(meshParts(some.mesh), 3);
+        p.minPart = 50.0;
+        const auto one = runCharacter(p);
+        QCOMPARE(one.parts, 1);
+        QCOMPARE(one.droppedParts, 3);
+        QCOMPARE(meshParts(one.mesh), 1);
+    }
+
     void brokenWeightsAreNamed() {
         QTemporaryDir dir;
         const std::filesystem::path d = dir.path().toStdString();
@@ -245,14 +328,17 @@ private slots:
         try {
             runCharacter(p);
             QFAIL("no error");
-        } catch (const WeightFileError& e) {
-            QVERIFY(QString(e.what()).contains("install-weights.sh"));
+        } catch (const NotInstalledError& e) {  // missing is not installed, not broken
+            QVERIFY2(QString(e.what()).contains("not installed") && QString(e.what()).contains("install-weights.sh"),
+                     e.what());
+            QVERIFY(classifyFailure(std::current_exception()).kind == FailureKind::NotInstalled);
         }
         p.remover = RemoverChoice::Auto;
         const auto r = runCharacter(p);
         QVERIFY(r.maskSource == MaskSource::Classical);
         QVERIFY(!r.notices.empty());
         QVERIFY(QString::fromStdString(r.notices.front()).contains("install-weights.sh"));
+        QVERIFY(QString::fromStdString(r.notices.front()).contains("classical cut-out was used"));
         QVERIFY(r.meshReport.closedManifold());
     }
 

@@ -109,6 +109,7 @@ private slots:
         QTest::newRow("diagonal touch") << 2;
         QTest::newRow("ring") << 3;
         QTest::newRow("comb") << 4;
+        QTest::newRow("three separate parts") << 5;
     }
     void mesherClosesAwkwardShapes() {
         QFETCH(int, shape);
@@ -122,6 +123,7 @@ private slots:
             case 1: return disc(x, y, 40, 80, 30) || disc(x, y, 120, 80, 30) || (std::abs(y - 80) < 1.2);
             case 2: return (x < 80 && y < 80 && x > 20 && y > 20) || (x >= 80 && y >= 80 && x < 140 && y < 140);
             case 3: return disc(x, y, 80, 80, 70) && !disc(x, y, 80, 80, 30);
+            case 5: return disc(x, y, 50, 60, 40) || disc(x, y, 130, 40, 18) || disc(x, y, 120, 130, 12);
             default: return (y > 20 && y < 60 && x > 10 && x < 150) ||
                             (y >= 60 && y < 150 && x > 10 && x < 150 && (static_cast<int>(x) / 7) % 2 == 0);
             }

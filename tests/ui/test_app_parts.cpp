@@ -9,6 +9,7 @@
 #include <QSignalSpy>
 #include <QProcess>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -40,6 +41,7 @@ private slots:
         s.run.triangles = 1'200'000;  // the engine's limit, not a smaller one of the app's
         s.run.heightMeters = 0.45;
         s.run.thickness = 1.7;
+        s.run.minPart = 2.5;
         s.run.mode = stageload::LoadMode::Eager;
         s.run.threads = 1;
         s.run.remover = stageload::RemoverChoice::Classical;
@@ -51,6 +53,7 @@ private slots:
         QCOMPARE(back.run.triangles, 1'200'000);
         QCOMPARE(back.run.heightMeters, 0.45);
         QCOMPARE(back.run.thickness, 1.7);
+        QCOMPARE(back.run.minPart, 2.5);
         QVERIFY(back.run.mode == stageload::LoadMode::Eager);
         QCOMPARE(back.run.threads, 1);
         QVERIFY(back.run.remover == stageload::RemoverChoice::Classical);
@@ -77,6 +80,35 @@ private slots:
         StudioSettings back;
         panel.applyTo(back);
         QCOMPARE(back.run.device, std::string("cpu"));
+    }
+
+    // A learned remover without weights is listed as not installed and cannot be chosen; a
+    // saved choice of it falls back to auto.
+    void settingsPanelMarksRemoversThatAreNotInstalled() {
+        QTemporaryDir empty;
+        const QByteArray before = qgetenv("STAGELOAD_WEIGHTS_DIR");
+        qputenv("STAGELOAD_WEIGHTS_DIR", empty.path().toUtf8());
+        SettingsPanel panel({QStringLiteral("cpu")});
+        qputenv("STAGELOAD_WEIGHTS_DIR", before);
+        auto* remover = panel.findChild<QComboBox*>(QStringLiteral("remover"));
+        QVERIFY(remover);
+        const auto* model = qobject_cast<const QStandardItemModel*>(remover->model());
+        QVERIFY(model);
+        for (const char* name : {"u2netp", "isnet"}) {
+            const auto* item = model->item(remover->findData(QString::fromLatin1(name)));
+            QVERIFY(item);
+            QVERIFY2(item->text().contains("not installed"), qPrintable(item->text()));
+            QVERIFY(!item->isEnabled());
+            QVERIFY2(item->toolTip().contains("install-weights.sh"), qPrintable(item->toolTip()));
+        }
+        for (const char* name : {"auto", "classical"})
+            QVERIFY(model->item(remover->findData(QString::fromLatin1(name)))->isEnabled());
+        StudioSettings s;
+        s.run.remover = stageload::RemoverChoice::ISNet;
+        panel.setSettings(s);
+        StudioSettings back;
+        panel.applyTo(back);
+        QVERIFY(back.run.remover == stageload::RemoverChoice::Auto);
     }
 
     void inputPanelShowsPicturesAndRefusesBrokenOnes() {

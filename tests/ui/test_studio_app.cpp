@@ -15,6 +15,7 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QWindow>
+#include <QStatusBar>
 #include <QtTest>
 
 #include "engine/media/mesh_files.h"
@@ -52,6 +53,16 @@ GuardParams roomyGuard() {
     return p;
 }
 
+// Shows `w` scripted (no dialogs) at a fixed size, with a guard that lets every run start.
+bool showForRuns(MainWindow& w) {
+    w.setScripted(true);
+    w.resize(1280, 800);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w)) return false;
+    w.guardPanel()->setParams(roomyGuard(), true);
+    return true;
+}
+
 GenerateOutcome generateAndWait(MainWindow& w) {
     QSignalSpy finished(&w, &MainWindow::runFinished);
     if (!w.generate()) qFatal("generate() refused to start");
@@ -71,11 +82,7 @@ private slots:
 
     void generateShowsTheMeshChartAndHistory() {
         MainWindow w;
-        w.setScripted(true);
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.guardPanel()->setParams(roomyGuard(), true);
+        QVERIFY(showForRuns(w));
         QVERIFY(w.openPicture(kSamples + QStringLiteral("/knight_alpha.png")));
         const auto outcome = generateAndWait(w);
         QVERIFY2(outcome.end == RunEnd::Done, qPrintable(outcome.title + ": " + outcome.message));
@@ -158,6 +165,25 @@ private slots:
                  outcome.mesh->triangleCount());
         QVERIFY(!w.exportMeshTo(out_.filePath(QStringLiteral("knight.fbx"))));
         QVERIFY(!w.exportMeshTo(out_.filePath(QStringLiteral("no/such/folder/knight.glb"))));
+    }
+
+    // What the run wants the artist to know is above the mesh and in the status bar, not only
+    // in the log; a mesh opened from a file does not carry another run's notes.
+    void aRunsNotesAreShownWithItsMesh() {
+        MainWindow w;
+        QVERIFY(showForRuns(w));
+        const QImage knight(kSamples + QStringLiteral("/knight_alpha.png"));
+        const QString cut = out_.filePath(QStringLiteral("cut-off.png"));
+        QVERIFY(knight.copy(0, 0, knight.width(), knight.height() * 3 / 4).save(cut));
+        QVERIFY(w.openPicture(cut));
+        const auto outcome = generateAndWait(w);
+        QVERIFY2(outcome.end == RunEnd::Done, qPrintable(outcome.title + ": " + outcome.message));
+        QVERIFY2(w.meshPanel()->notesText().contains(QStringLiteral("bottom edge")),
+                 qPrintable(w.meshPanel()->notesText()));
+        QVERIFY2(w.statusBar()->currentMessage().startsWith(QStringLiteral("Done, with a note")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(w.meshPanel()->openFile(RunHistory().list().first().output));
+        QVERIFY(w.meshPanel()->notesText().isEmpty());
     }
 
     void opensTracesAndMeshes() {

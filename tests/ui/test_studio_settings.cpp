@@ -26,6 +26,7 @@ QString firstDifference(const StudioSettings& a, const StudioSettings& b) {
     SAME(a.run.triangles == b.run.triangles, "triangles");
     SAME(a.run.heightMeters == b.run.heightMeters, "height");
     SAME(a.run.thickness == b.run.thickness, "thickness");
+    SAME(a.run.minPart == b.run.minPart, "minPart");
     SAME(a.run.mode == b.run.mode, "load");
     SAME(a.run.device == b.run.device, "device");
     SAME(a.run.threads == b.run.threads, "threads");
@@ -57,6 +58,7 @@ StudioSettings nonDefault() {
     s.run.triangles = 1234567;
     s.run.heightMeters = 0.35;
     s.run.thickness = 2.5;
+    s.run.minPart = 1.5;
     s.run.mode = stageload::LoadMode::Eager;
     s.run.device = "cuda";
     s.run.threads = 6;

@@ -379,11 +379,15 @@ void MainWindow::onRunFinished(const GenerateOutcome& outcome) {
         case RunEnd::Done:
             mesh_ = outcome.mesh;
             meshPanel_->view()->setMesh(*outcome.mesh);
+            meshPanel_->setNotes(outcome.notices);
             for (const auto& n : outcome.notices) spdlog::warn("{}", n.toStdString());
             spdlog::info("done: {} (mesh {}{})", outcome.message.toStdString(),
                          outcome.meshCheck.toStdString(),
                          outcome.maskSource.isEmpty() ? "" : "; subject from " + outcome.maskSource.toStdString());
-            statusBar()->showMessage(tr("Done: %1").arg(outcome.message));
+            // The first note where the eye is at the end of a run; all of them above the view.
+            statusBar()->showMessage(outcome.notices.isEmpty()
+                                         ? tr("Done: %1").arg(outcome.message)
+                                         : tr("Done, with a note: %1").arg(outcome.notices.front()));
             break;
         case RunEnd::Cancelled:
             spdlog::info("{}", outcome.message.toStdString());

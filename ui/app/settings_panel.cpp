@@ -4,10 +4,13 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QRandomGenerator>
+#include <QStandardItemModel>
 #include <QThread>
 #include <QToolButton>
 #include <algorithm>
 #include <cstring>
+
+#include "engine/api/weights.h"
 
 namespace stageload::studio {
 namespace {
@@ -44,8 +47,12 @@ QString valueText(const QWidget* w) {
 
 void setValueText(QWidget* w, const QString& value) {
     if (auto* box = qobject_cast<QComboBox*>(w)) {
-        // A value this build or machine lacks (a device saved elsewhere) falls back to the first.
-        box->setCurrentIndex(std::max(0, box->findData(value)));
+        // A value this build or machine lacks (a device saved elsewhere, a remover not
+        // installed here) falls back to the first.
+        const int index = box->findData(value);
+        const auto* model = qobject_cast<const QStandardItemModel*>(box->model());
+        const auto* item = model && index >= 0 ? model->item(index) : nullptr;
+        box->setCurrentIndex(item && !item->isEnabled() ? 0 : std::max(0, index));
     } else if (auto* spin = qobject_cast<QSpinBox*>(w)) {
         spin->setValue(value.toInt());
     } else if (auto* spin = qobject_cast<QDoubleSpinBox*>(w)) {
@@ -63,7 +70,22 @@ QWidget* SettingsPanel::makeField(const RunFieldInfo& f, const QStringList& devi
             return comboOf(items);
         }
         case RunField::Load: return choiceCombo<LoadMode>();
-        case RunField::Remover: return choiceCombo<RemoverChoice>();
+        case RunField::Remover: {
+            // Learned removers without weights stay listed, marked and unselectable, with how
+            // to install them.
+            auto* box = choiceCombo<RemoverChoice>();
+            auto* model = qobject_cast<QStandardItemModel*>(box->model());
+            for (const auto& c : choices<RemoverChoice>()) {
+                if (removerInstalled(c.value)) continue;
+                const int row = box->findData(text(c.name));
+                QStandardItem* item = model ? model->item(row) : nullptr;
+                if (!item) continue;
+                item->setText(item->text() + tr(" (not installed)"));
+                item->setEnabled(false);
+                item->setToolTip(tr("Not installed: %1").arg(text(installHint(c.value))));
+            }
+            return box;
+        }
         case RunField::TextureSize: {
             std::vector<std::pair<QString, QString>> items;
             for (int size : kTextureSizes)
@@ -84,7 +106,8 @@ QWidget* SettingsPanel::makeField(const RunFieldInfo& f, const QStringList& devi
         }
         case RunField::Seed:
         case RunField::Height:
-        case RunField::Thickness: {
+        case RunField::Thickness:
+        case RunField::MinPart: {
             // Seeds reach 2^53 - 1, past a QSpinBox's int: a double spin box holds them exactly.
             auto* spin = new QDoubleSpinBox;
             spin->setDecimals(f.range.decimals);

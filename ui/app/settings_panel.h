@@ -1,7 +1,8 @@
 #pragma once
 // The run's settings as the artist edits them, one row per row of the engine's settings table
 // (engine/api/run_settings.h): pipeline, seed, texture size, triangle budget, height, thickness,
-// staged or eager loading, device (only what this build offers), threads, background remover.
+// smallest part, staged or eager loading, device (only what this build offers), threads,
+// background remover (learned ones without weights listed as not installed, unselectable).
 // Each widget's name, label, tooltip, range and choices come from the table, so a new setting
 // appears here without a line of this file changing.
 //

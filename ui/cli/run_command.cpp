@@ -4,7 +4,8 @@
 //
 // Exit codes (for scripts): 0 written; 2 bad flags; 65 the picture cannot be used (not an
 // image, corrupt, too large, no subject); 66 the picture does not exist; 73 the output cannot
-// be written (nothing half-written is left); 78 the learned remover's weights are broken;
+// be written (nothing half-written is left); 69 the learned remover asked for is not installed;
+// 78 its weights are broken;
 // 130 interrupted (Ctrl+C); 1 anything else. The codes come from engine/api/failure.h.
 #include <unistd.h>
 
@@ -113,8 +114,11 @@ int runCharacterCommand(const RunOptions& o) {
     for (const auto& notice : r.notices) std::fprintf(stderr, "stageload: note: %s\n", notice.c_str());
     const bool traceLost = !meter.traceProblem().empty();
     if (!traceLost) printStageTable(scratch.path());
-    std::printf("total %.2f s; picture %d×%d, subject from %s\n", r.seconds, r.inputWidth,
-                r.inputHeight, maskSourceName(r.maskSource));
+    std::printf("total %.2f s; picture %d×%d, subject from %s in %d part%s", r.seconds, r.inputWidth,
+                r.inputHeight, maskSourceName(r.maskSource), r.parts, r.parts == 1 ? "" : "s");
+    if (r.droppedParts > 0)
+        std::printf(" (%d speck%s dropped)", r.droppedParts, r.droppedParts == 1 ? "" : "s");
+    std::printf("\n");
     std::printf("mesh: %zu vertices, %zu triangles (%s), texture %d×%d\n", r.mesh.vertexCount(),
                 r.mesh.triangleCount(), r.meshReport.describe().c_str(), r.mesh.texture.width,
                 r.mesh.texture.height);
@@ -152,7 +156,8 @@ void addRunCommand(CLI::App& app, Selected& selected) {
     auto* cmd = app.add_subcommand(
         "run", "Turn one picture of a character into a textured mesh (.glb, or .obj + .mtl + .png)");
     cmd->footer("Exit codes: 0 written, 2 bad flags, 65 unusable picture (corrupt, too large, no "
-                "subject), 66 no such picture, 73 output not writable, 78 broken weights, "
+                "subject), 66 no such picture, 69 remover not installed, 73 output not writable, "
+                "78 broken weights, "
                 "130 interrupted, 1 other errors. With --generator: 3 stopped by the guard, 4 no "
                 "room in time, 127 could not start, 130 interrupted, else the generator's own "
                 "code (1 when it wrote no mesh that reads).");

@@ -31,6 +31,14 @@ MeshPanel::MeshPanel(QWidget* parent) : QWidget(parent) {
     stats_->setObjectName("meshStats");
     stats_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    notes_ = new QLabel(this);
+    notes_->setObjectName("runNotes");
+    notes_->setWordWrap(true);
+    notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    notes_->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #5c4300; "
+                                         "border: 1px solid #e8c66a; padding: 4px 6px; }"));
+    notes_->hide();
+
     auto* toolbar = new QHBoxLayout;
     toolbar->addWidget(new QLabel(tr("Shading"), this));
     toolbar->addWidget(mode_);
@@ -40,6 +48,7 @@ MeshPanel::MeshPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(toolbar);
+    layout->addWidget(notes_);
     layout->addWidget(view_, 1);
 
     connect(mode_, &QComboBox::currentIndexChanged, view_,
@@ -72,7 +81,19 @@ bool MeshPanel::openFile(const QString& path, QString* error) {
     } catch (const stageload::Error& e) {
         return fail(tr("%1: %2").arg(path, QString::fromStdString(e.what())));
     }
+    setNotes({});
     return true;
+}
+
+void MeshPanel::setNotes(const QStringList& notes) {
+    QStringList lines;
+    for (const auto& n : notes) lines << QStringLiteral("⚠ ") + n;
+    notes_->setText(lines.join(QLatin1Char('\n')));
+    notes_->setVisible(!notes.isEmpty());
+}
+
+QString MeshPanel::notesText() const {
+    return notes_->text();
 }
 
 QString MeshPanel::statsText() const {

@@ -1,6 +1,8 @@
 #pragma once
 // The 3D view with its toolbar row: shading mode, Reset, and the mesh's stats
-// ("12,345 vertices · 24,000 triangles", "No mesh").
+// ("12,345 vertices · 24,000 triangles", "No mesh"), and under it the notes of the run that
+// made the mesh ("the classical cut-out was used ...", "the subject touches ... edge"), where
+// the artist looks at the result.
 //
 //   stageload::ui::MeshPanel panel;
 //   QString error;
@@ -10,6 +12,7 @@
 // Throws nothing (openFile reports errors through its result). GUI thread only.
 
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 #include "ui/view/mesh_view.h"
@@ -37,6 +40,11 @@ public:
     /// the mesh has none), or "No mesh".
     QString statsText() const;
 
+    /// Shows the run's notes above the view (hidden when empty). A mesh opened from a file
+    /// clears them: they belong to the run that made the mesh.
+    void setNotes(const QStringList& notes);
+    QString notesText() const;
+
 private:
     void updateStats();
 
@@ -44,6 +52,7 @@ private:
     QComboBox* mode_ = nullptr;
     QPushButton* reset_ = nullptr;
     QLabel* stats_ = nullptr;
+    QLabel* notes_ = nullptr;
 };
 
 }  // namespace stageload::ui

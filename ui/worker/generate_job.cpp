@@ -35,6 +35,7 @@ QString failureTitle(FailureKind kind) {
         case FailureKind::Picture: return GenerateJob::tr("Cannot read the picture");
         case FailureKind::NoSubject: return GenerateJob::tr("No subject found");
         case FailureKind::NoPicture: return GenerateJob::tr("No such picture");
+        case FailureKind::NotInstalled: return GenerateJob::tr("Not installed");
         case FailureKind::Weights: return GenerateJob::tr("Broken weights");
         case FailureKind::CannotWrite: return GenerateJob::tr("Cannot write the result");
         case FailureKind::Cancelled: return GenerateJob::tr("Cancelled");
@@ -254,10 +255,14 @@ void GenerateJob::runPipeline(GuardPolicy* policy) {
         outcome_.meshCheck = QString::fromStdString(r.meshReport.describe());
         for (const auto& st : r.stages)
             outcome_.stageSeconds.append({QString::fromStdString(st.name), st.seconds});
-        outcome_.message = tr("%1 vertices, %2 triangles in %3 s")
+        outcome_.message = tr("%1 vertices, %2 triangles, %3 in %4 s")
                                .arg(outcome_.mesh->vertexCount())
                                .arg(outcome_.mesh->triangleCount())
+                               .arg(r.parts == 1 ? tr("1 part") : tr("%1 parts").arg(r.parts))
                                .arg(r.seconds, 0, 'f', 1);
+        if (r.droppedParts > 0)
+            outcome_.message += r.droppedParts == 1 ? tr(" (1 speck dropped)")
+                                                    : tr(" (%1 specks dropped)").arg(r.droppedParts);
     } catch (...) {
         const auto f = classifyFailure(std::current_exception());
         std::lock_guard lock(mutex_);

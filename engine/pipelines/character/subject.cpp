@@ -62,6 +62,24 @@ std::vector<std::int32_t> label(const std::uint8_t* on, std::int64_t h, std::int
     return labels;
 }
 
+// The 4-connected regions of `on` pixels, and which of them touch the picture's border.
+struct Regions {
+    std::vector<std::int32_t> labels;  ///< 0 = not on
+    std::vector<std::int64_t> sizes;   ///< per label; sizes[0] unused
+    std::vector<char> touchesBorder;   ///< per label
+};
+
+Regions regionsOf(const std::uint8_t* on, std::int64_t h, std::int64_t w) {
+    Regions r;
+    r.labels = label(on, h, w, r.sizes);
+    r.touchesBorder.assign(r.sizes.size(), 0);
+    for (std::int64_t x = 0; x < w; ++x)
+        r.touchesBorder[r.labels[x]] = r.touchesBorder[r.labels[(h - 1) * w + x]] = 1;
+    for (std::int64_t y = 0; y < h; ++y)
+        r.touchesBorder[r.labels[y * w]] = r.touchesBorder[r.labels[y * w + w - 1]] = 1;
+    return r;
+}
+
 }  // namespace
 
 bool alphaIsMeaningful(const torch::Tensor& alpha) {
@@ -80,9 +98,30 @@ torch::Tensor classicalMask(const torch::Tensor& rgb) {
                               rgb.slice(2, w - ring, w).reshape({3, -1})},
                              1);
     auto background = std::get<0>(border.median(1)).view({3, 1, 1});
-    auto distance = (rgb - background).pow(2).sum(0).sqrt() / std::sqrt(3.0);
+    auto distance = ((rgb - background).pow(2).sum(0).sqrt() / std::sqrt(3.0)).contiguous();
     const double threshold = std::max(0.06, otsu(distance));
-    return (distance > threshold).to(torch::kFloat32);
+    auto foreground = (distance > threshold).to(torch::kUInt8).contiguous();
+
+    // Light parts of the subject (a face, a white breastplate, a blade) are close to a light
+    // background and fall under the threshold, but the subject's outline encloses them. What
+    // the outline encloses is subject unless it has the background's own colour (a gap
+    // between an arm and the body); "own colour" allows for the border's noise or gradient.
+    const auto borderDistance = ((border - background.view({3, 1})).pow(2).sum(0).sqrt() / std::sqrt(3.0));
+    const double tolerance =
+        std::max(0.04, 2.0 * borderDistance.quantile(0.95).item<double>());
+    std::vector<std::uint8_t> off(std::size_t(h * w));
+    auto* fg = foreground.data_ptr<std::uint8_t>();
+    for (std::int64_t i = 0; i < h * w; ++i) off[i] = !fg[i];
+    const auto gaps = regionsOf(off.data(), h, w);
+    std::vector<double> sum(gaps.sizes.size(), 0.0);
+    const auto* d = distance.data_ptr<float>();
+    for (std::int64_t i = 0; i < h * w; ++i) sum[gaps.labels[i]] += d[i];
+    for (std::int64_t i = 0; i < h * w; ++i) {
+        const auto id = gaps.labels[i];
+        if (id && !gaps.touchesBorder[id] && sum[id] / static_cast<double>(gaps.sizes[id]) > tolerance)
+            fg[i] = 1;
+    }
+    return foreground.to(torch::kFloat32);
 }
 
 torch::Tensor refineMask(const torch::Tensor& rgb, const torch::Tensor& mask) {
@@ -96,34 +135,52 @@ torch::Tensor refineMask(const torch::Tensor& rgb, const torch::Tensor& mask) {
     return (boxBlur(a, radius) * guide + boxBlur(b, radius)).clamp(0, 1);
 }
 
-torch::Tensor largestRegion(const torch::Tensor& binary, double holeFraction) {
+SubjectParts subjectParts(const torch::Tensor& binary, double minShare, double holeFraction) {
     const auto h = binary.size(0), w = binary.size(1);
     auto on = binary.to(torch::kUInt8).contiguous();
     std::vector<std::int64_t> sizes;
     const auto labels = label(on.data_ptr<std::uint8_t>(), h, w, sizes);
-    const auto best = std::max_element(sizes.begin() + (sizes.size() > 1 ? 1 : 0), sizes.end()) - sizes.begin();
-    auto out = torch::zeros({h, w}, torch::kUInt8);
-    auto* o = out.data_ptr<std::uint8_t>();
-    if (sizes.size() <= 1) return out;
-    for (std::int64_t i = 0; i < h * w; ++i) o[i] = labels[i] == best;
+    SubjectParts parts;
+    parts.mask = torch::zeros({h, w}, torch::kUInt8);
+    if (sizes.size() <= 1) return parts;
+    std::int64_t total = 0;
+    for (std::size_t id = 1; id < sizes.size(); ++id) total += sizes[id];
+    // The largest region is always kept, whatever the share asks.
+    const auto largest = *std::max_element(sizes.begin() + 1, sizes.end());
+    const double limit = std::min(minShare * static_cast<double>(total), static_cast<double>(largest));
+    std::vector<char> keep(sizes.size(), 0);
+    std::int64_t keptArea = 0;
+    for (std::size_t id = 1; id < sizes.size(); ++id) {
+        keep[id] = static_cast<double>(sizes[id]) >= limit;
+        keep[id] ? (++parts.kept, keptArea += sizes[id]) : ++parts.dropped;
+    }
+    auto* o = parts.mask.data_ptr<std::uint8_t>();
+    for (std::int64_t i = 0; i < h * w; ++i) o[i] = keep[labels[i]];
     // Holes: background regions that do not touch the picture's border.
     std::vector<std::uint8_t> off(std::size_t(h * w));
     for (std::int64_t i = 0; i < h * w; ++i) off[i] = !o[i];
-    std::vector<std::int64_t> holeSizes;
-    const auto holes = label(off.data(), h, w, holeSizes);
-    std::vector<char> touchesBorder(holeSizes.size(), 0);
-    for (std::int64_t x = 0; x < w; ++x) touchesBorder[holes[x]] = touchesBorder[holes[(h - 1) * w + x]] = 1;
-    for (std::int64_t y = 0; y < h; ++y) touchesBorder[holes[y * w]] = touchesBorder[holes[y * w + w - 1]] = 1;
-    const double limit = holeFraction * static_cast<double>(sizes[best]);
+    const auto holes = regionsOf(off.data(), h, w);
+    const double holeLimit = holeFraction * static_cast<double>(keptArea);
     for (std::int64_t i = 0; i < h * w; ++i) {
-        const auto id = holes[i];
-        if (id && !touchesBorder[id] && static_cast<double>(holeSizes[id]) < limit) o[i] = 1;
+        const auto id = holes.labels[i];
+        if (id && !holes.touchesBorder[id] && static_cast<double>(holes.sizes[id]) < holeLimit) o[i] = 1;
     }
-    return out;
+    return parts;
+}
+
+std::vector<std::string> edgesTouched(const torch::Tensor& region) {
+    const auto on = region.to(torch::kBool);
+    const auto h = on.size(0), w = on.size(1);
+    std::vector<std::string> edges;
+    if (on[0].any().item<bool>()) edges.emplace_back("top");
+    if (on[h - 1].any().item<bool>()) edges.emplace_back("bottom");
+    if (on.select(1, 0).any().item<bool>()) edges.emplace_back("left");
+    if (on.select(1, w - 1).any().item<bool>()) edges.emplace_back("right");
+    return edges;
 }
 
 Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredictor& learned,
-                       MaskSource learnedSource, const std::string& name) {
+                       MaskSource learnedSource, double minPartShare, const std::string& name) {
     torch::NoGradGuard noGrad;
     const auto h = rgba.size(1), w = rgba.size(2);
     auto rgb = rgba.slice(0, 0, 3);
@@ -139,7 +196,10 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
         soft = refineMask(rgb, gaussianBlur(classicalMask(rgb), 1.0));
         s.source = MaskSource::Classical;
     }
-    auto region = largestRegion(soft >= 0.5, 0.005);
+    auto parts = subjectParts(soft >= 0.5, minPartShare, 0.005);
+    auto region = parts.mask;
+    s.parts = parts.kept;
+    s.droppedParts = parts.dropped;
     const auto area = region.sum().item<std::int64_t>();
     if (area < std::max<std::int64_t>(256, h * w / 1000))
         throw NoSubjectError(name + ": no subject found (" + std::string(maskSourceName(s.source)) +
@@ -169,6 +229,7 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
     s.rgb = paddedRgb.slice(1, oy, oy + (cy1 - cy0)).slice(2, ox, ox + (cx1 - cx0)).contiguous();
     s.alpha = paddedAlpha.slice(0, oy, oy + (cy1 - cy0)).slice(1, ox, ox + (cx1 - cx0)).contiguous();
     s.region = region;
+    s.cutAt = edgesTouched(region);
     return s;
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 // Finding the character in the picture: the alpha channel when it is
 // meaningful, else a learned background remover, else a classical cut-out from the border
-// colour; edges refined at full resolution; cropped to the subject with a margin.
+// colour; edges refined at full resolution; every part of it kept (a held item, a floating
+// orb), specks dropped; cropped to the subject with a margin.
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <torch/torch.h>
 
@@ -20,27 +22,44 @@ struct Subject {
     torch::Tensor alpha;  ///< [h,w] soft coverage 0..1, zero outside the subject
     torch::Tensor region; ///< [H,W] uint8, the subject in the whole picture (1 inside)
     MaskSource source = MaskSource::Alpha;
+    int parts = 0;         ///< separate regions kept
+    int droppedParts = 0;  ///< specks dropped (smaller than the minimum share)
+    /// The picture's edges the subject touches ("top", "bottom", "left", "right"): it is
+    /// probably cut off there.
+    std::vector<std::string> cutAt;
+};
+
+/// The regions of a mask that make up the subject.
+struct SubjectParts {
+    torch::Tensor mask;  ///< [H,W] uint8, 1 inside a kept region
+    int kept = 0;
+    int dropped = 0;
 };
 
 /// True when an alpha channel separates a subject from a background: some pixels clearly
 /// transparent, some clearly opaque.
 bool alphaIsMeaningful(const torch::Tensor& alpha);
 
-/// Foreground where colours differ from the border's (median) colour; threshold by Otsu.
+/// Foreground where colours differ from the border's (median) colour, threshold by Otsu, plus
+/// every region the foreground encloses that does not have the background's colour.
 torch::Tensor classicalMask(const torch::Tensor& rgb);
 
 /// Guided filter (He et al.) of `mask` with the picture's luminance as guide: soft edges that
 /// follow the picture's edges at full resolution.
 torch::Tensor refineMask(const torch::Tensor& rgb, const torch::Tensor& mask);
 
-/// The largest 4-connected region of `binary` (bool/uint8 [H,W]) with its holes smaller than
-/// `holeFraction` of its area filled.
-torch::Tensor largestRegion(const torch::Tensor& binary, double holeFraction);
+/// The 4-connected regions of `binary` (bool/uint8 [H,W]) whose area is at least `minShare`
+/// (0..1) of all the regions' area together, with the holes smaller than `holeFraction` of
+/// the kept area filled (holes that touch the picture's border are background, not holes).
+SubjectParts subjectParts(const torch::Tensor& binary, double minShare, double holeFraction);
+
+/// The picture's edges (see Subject::cutAt) that `region` ([H,W]) has pixels on.
+std::vector<std::string> edgesTouched(const torch::Tensor& region);
 
 /// Cuts the subject out of `rgba` ([4,H,W], alpha used only when `useAlpha`). `learned` (the
-/// remover `learnedSource` names) may be empty: then the classical cut-out is used. `name` is
-/// used in messages.
+/// remover `learnedSource` names) may be empty: then the classical cut-out is used. Parts
+/// under `minPartShare` (0..1) of the subject's area are dropped. `name` is used in messages.
 Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredictor& learned,
-                       MaskSource learnedSource, const std::string& name);
+                       MaskSource learnedSource, double minPartShare, const std::string& name);
 
 }  // namespace stageload

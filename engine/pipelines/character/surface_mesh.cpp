@@ -28,7 +28,9 @@ struct Grid {
     bool used(std::int64_t r, std::int64_t c) const { return around(r, c) > 0; }
 };
 
-std::int64_t keepLargest(std::vector<std::uint8_t>& cells, std::int64_t gh, std::int64_t gw) {
+// Drops the 4-connected regions of cells under `minShare` of all cells (the largest stays).
+std::int64_t dropSmallRegions(std::vector<std::uint8_t>& cells, std::int64_t gh, std::int64_t gw,
+                              double minShare) {
     std::vector<std::int32_t> label(cells.size(), 0);
     std::vector<std::int64_t> sizes{0};
     std::deque<std::int64_t> queue;
@@ -50,10 +52,13 @@ std::int64_t keepLargest(std::vector<std::uint8_t>& cells, std::int64_t gh, std:
         }
     }
     if (sizes.size() <= 2) return 0;
-    const auto best = std::max_element(sizes.begin() + 1, sizes.end()) - sizes.begin();
+    std::int64_t total = 0;
+    for (std::size_t id = 1; id < sizes.size(); ++id) total += sizes[id];
+    const auto largest = *std::max_element(sizes.begin() + 1, sizes.end());
+    const double limit = std::min(minShare * static_cast<double>(total), static_cast<double>(largest));
     std::int64_t dropped = 0;
     for (std::size_t i = 0; i < cells.size(); ++i)
-        if (cells[i] && label[i] != best) cells[i] = 0, ++dropped;
+        if (cells[i] && static_cast<double>(sizes[label[i]]) < limit) cells[i] = 0, ++dropped;
     return dropped;
 }
 
@@ -204,7 +209,8 @@ void relaxTowardsOutline(SheetMesh& m, int iterations = 8, double lambda = 0.5) 
 
 }  // namespace
 
-std::int64_t cleanCells(std::vector<std::uint8_t>& cells, std::int64_t gh, std::int64_t gw) {
+std::int64_t cleanCells(std::vector<std::uint8_t>& cells, std::int64_t gh, std::int64_t gw,
+                        double minShare) {
     std::int64_t dropped = 0;
     for (bool changed = true; changed;) {
         changed = false;
@@ -245,7 +251,7 @@ std::int64_t cleanCells(std::vector<std::uint8_t>& cells, std::int64_t gh, std::
         for (auto i : drop) {
             if (cells[i]) cells[i] = 0, ++dropped, changed = true;
         }
-        const auto split = keepLargest(cells, gh, gw);
+        const auto split = dropSmallRegions(cells, gh, gw, minShare);
         dropped += split;
         changed = changed || split > 0;
     }
@@ -253,7 +259,7 @@ std::int64_t cleanCells(std::vector<std::uint8_t>& cells, std::int64_t gh, std::
 }
 
 SheetMesh buildSheetMesh(const torch::Tensor& maskIn, const torch::Tensor& frontIn,
-                         const torch::Tensor& backIn, std::int64_t cellsLong) {
+                         const torch::Tensor& backIn, std::int64_t cellsLong, double minPartShare) {
     torch::NoGradGuard noGrad;
     auto mask = gaussianBlur(maskIn.to(torch::kCPU, torch::kFloat32), 0.7).contiguous();
     auto front = frontIn.to(torch::kCPU, torch::kFloat32).contiguous();
@@ -268,7 +274,7 @@ SheetMesh buildSheetMesh(const torch::Tensor& maskIn, const torch::Tensor& front
     std::vector<std::uint8_t> cells(std::size_t(gh * gw));
     const auto* cov = coverage.data_ptr<float>();
     for (std::int64_t i = 0; i < gh * gw; ++i) cells[i] = cov[i] >= 0.5f;
-    cleanCells(cells, gh, gw);
+    cleanCells(cells, gh, gw, minPartShare);
     const Grid g{gh, gw, cells};
 
     const auto* m = mask.data_ptr<float>();

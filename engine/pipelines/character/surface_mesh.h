@@ -1,8 +1,9 @@
 #pragma once
 // The closed mesh of an inflated silhouette: a front and a back sheet over the same grid
 // cells, sewn together along the outline, whose vertices are moved onto the mask's sub-pixel
-// contour. The grid is cleaned first so that the result is a closed 2-manifold: one region,
-// no cells touching only at a corner, no cell or inner edge made of outline vertices alone.
+// contour. The grid is cleaned first so that the result is closed and 2-manifold: no cells
+// touching only at a corner, no cell or inner edge made of outline vertices alone. Each
+// separate region of the silhouette becomes a closed part of its own.
 
 #include <cstdint>
 #include <vector>
@@ -25,14 +26,17 @@ struct SheetMesh {
 
 /// Builds the mesh on a grid of `cells` cells along the silhouette's long side. `mask` is the
 /// soft silhouette [H,W]; `front` and `back` are heights ≥ 0 [H,W] (same units as positions).
+/// Regions of the grid under `minPartShare` (0..1) of its inside cells are left out.
 SheetMesh buildSheetMesh(const torch::Tensor& mask, const torch::Tensor& front,
-                         const torch::Tensor& back, std::int64_t cells);
+                         const torch::Tensor& back, std::int64_t cells, double minPartShare = 0.0);
 
-/// Keeps the inside cells ([gh,gw] uint8) that form a region the mesher can close: the largest
-/// 4-connected region, then repeatedly drops cells whose corners are all on the outline, cells
-/// on either side of an inner edge between two outline corners, and one of two cells meeting
-/// only at a corner. Returns the number of cells dropped.
-std::int64_t cleanCells(std::vector<std::uint8_t>& cells, std::int64_t gh, std::int64_t gw);
+/// Keeps the inside cells ([gh,gw] uint8) that form regions the mesher can close: repeatedly
+/// drops cells whose corners are all on the outline, cells on either side of an inner edge
+/// between two outline corners, one of two cells meeting only at a corner, and the 4-connected
+/// regions under `minShare` of all cells (never the largest). Returns the number of cells
+/// dropped.
+std::int64_t cleanCells(std::vector<std::uint8_t>& cells, std::int64_t gh, std::int64_t gw,
+                        double minShare = 0.0);
 
 /// Simplifies the mesh to at most `triangles` triangles (meshoptimizer), keeping each vertex's
 /// side and pixel, and drops vertices no triangle uses. Front and back are simplified apart
