@@ -776,6 +776,15 @@ def white_background(W, H):
     return np.ones((H, W, 3), F32) * C("#fbfbfa")
 
 
+def white_background_with_shadow(W, H, subject_bottom):
+    """The off-white background darkened by a soft ground shadow around the feet, wider than
+    the stance (a shadow only darkens: the background's hue is kept)."""
+    X, Y = pix_grid(W, H)
+    sh = np.sqrt(((X - W / 2) / (W * 0.34)) ** 2 + ((Y - subject_bottom + 6) / 34.0) ** 2)
+    dark = 0.62 * np.clip(1 - sh, 0, 1) ** 1.1
+    return (white_background(W, H) * (1 - dark)[..., None]).astype(F32)
+
+
 # ----------------------------------------------------------------------------------------
 # PNG writing and reading (no PIL)
 
@@ -944,6 +953,8 @@ def build():
     P, A = kn.render(768, 1024, fit_h=0.82, bias_y=0.0)
     out["knight_alpha.png"] = (rgba_from(P, A), A)
     out["knight_white.png"] = (on_background(P, A, white_background(768, 1024)), A)
+    out["knight_shadow.png"] = (
+        on_background(P, A, white_background_with_shadow(768, 1024, subject_bottom(A))), A)
 
     P, A = knight_with_parts().render(768, 1024, fit_h=0.82, bias_y=0.0)
     out["knight_parts_alpha.png"] = (rgba_from(P, A), A)
@@ -965,7 +976,7 @@ PARTS = {"knight_parts_alpha.png": 4, "knight_parts_white.png": 4}
 
 
 def check(expected=None):
-    names = ["knight_alpha.png", "knight_white.png", "knight_parts_alpha.png",
+    names = ["knight_alpha.png", "knight_white.png", "knight_shadow.png", "knight_parts_alpha.png",
              "knight_parts_white.png", "slime_busy.png", "lantern_alpha.png", "creature_gray.png"]
     ok = True
     for name in names:

@@ -20,6 +20,7 @@
 #include "engine/media/image.h"
 #include "engine/media/mesh_files.h"
 #include "engine/pipelines/character/character_run.h"
+#include "engine/pipelines/character/subject.h"
 #include "raster.h"
 
 using namespace stageload;
@@ -136,6 +137,11 @@ private slots:
         // nearly the background's colour; they are subject all the same.
         QTest::newRow("knight on white, classical")
             << "knight_white.png" << "knight_alpha.png" << classical << 0.97 << 1;
+        // A ground shadow darker than the outline's threshold is not part of the subject.
+        QTest::newRow("knight with a ground shadow, classical")
+            << "knight_shadow.png" << "knight_alpha.png" << classical << 0.99 << 1;
+        QTest::newRow("knight with a ground shadow, U²-Netp")
+            << "knight_shadow.png" << "knight_alpha.png" << u2netp << 0.97 << 1;
         // Things that do not touch the body (an orb, a star, a potion) are parts of the mesh.
         QTest::newRow("knight with parts, alpha")
             << "knight_parts_alpha.png" << "knight_parts_alpha.png" << u2netp << 0.999 << 4;
@@ -273,6 +279,94 @@ private slots:
         QFile::setPermissions(dir.path() + "/locked", QFileDevice::ReadOwner | QFileDevice::ExeOwner);
         if (::geteuid() != 0)  // root writes anywhere; the message is tested above either way
             expectError(kSamples / "knight_alpha.png", d / "locked" / "a.glb", "not writable");
+    }
+
+    // Seen from behind, the knight shows no eyes (the front's small features are painted over
+    // on the back) but keeps his large colour regions: the red plume, the blue tunic.
+    void theBackRepeatsNoEyesButKeepsTheColours() {
+        QTemporaryDir dir;
+        const std::filesystem::path d = dir.path().toStdString();
+        const auto r = runCharacter(quick(kSamples / "knight_alpha.png", d / "k.glb"));
+        auto turned = r.mesh;  // half a turn about the vertical axis
+        for (std::size_t v = 0; v < turned.vertexCount(); ++v) {
+            turned.positions[3 * v] = -turned.positions[3 * v];
+            turned.positions[3 * v + 2] = -turned.positions[3 * v + 2];
+        }
+        constexpr int W = 384, H = 512;
+        const auto render = [](const TexturedMesh& m) {
+            const auto b = meshBounds(m.positions);
+            return renderFront(m, {b[0], b[1], b[3], b[4]}, W, H).image;
+        };
+        const Image front = render(r.mesh), back = render(turned);
+        const auto distance = [](const std::uint8_t* p, std::array<double, 3> c) {
+            return std::sqrt((p[0] - c[0]) * (p[0] - c[0]) + (p[1] - c[1]) * (p[1] - c[1]) + (p[2] - c[2]) * (p[2] - c[2]));
+        };
+        // In the head (the top 45 %: the blue tunic starts below it): the eyes are the iris's
+        // blue in front; the same places seen from behind (mirrored) must have the colour of
+        // the skin around them there, not a ghost of the eyes.
+        const std::array<double, 3> iris{47, 99, 201}, skin{255, 217, 189};
+        std::array<double, 3> backSkin{0, 0, 0};
+        int skinPixels = 0;
+        std::vector<std::pair<int, int>> eyes;
+        for (int y = 0; y < H * 45 / 100; ++y)
+            for (int x = 0; x < W; ++x) {
+                const auto* p = front.at(x, y);
+                const auto* q = back.at(W - 1 - x, y);
+                if (p[3] == 0 || q[3] == 0) continue;
+                if (distance(p, iris) < 60) eyes.emplace_back(W - 1 - x, y);
+                if (distance(p, skin) < 30)
+                    for (int c = 0; c < 3; ++c) backSkin[c] += q[c];
+                skinPixels += distance(p, skin) < 30;
+            }
+        QVERIFY2(eyes.size() > 150 && skinPixels > 1000, qPrintable(QString("%1 eye, %2 skin pixels").arg(eyes.size()).arg(skinPixels)));
+        for (auto& c : backSkin) c /= skinPixels;
+        double deviation = 0;
+        for (const auto& [x, y] : eyes) deviation += distance(back.at(x, y), backSkin);
+        deviation /= static_cast<double>(eyes.size());
+        qInfo("the eyes' places from behind: %.1f from the back's skin colour", deviation);
+        QVERIFY2(deviation < 40, qPrintable(QString::number(deviation)));  // the mirrored, softened front: 107
+        // Large regions keep their colour on the back.
+        const auto count = [&](const Image& view, std::array<double, 3> colour, double fromTop, double toTop) {
+            int n = 0;
+            for (int y = int(fromTop * H); y < int(toTop * H); ++y)
+                for (int x = 0; x < W; ++x) n += view.at(x, y)[3] > 0 && distance(view.at(x, y), colour) < 50;
+            return n;
+        };
+        const std::array<double, 3> plume{229, 72, 77}, tunic{63, 111, 214};
+        const int frontRed = count(front, plume, 0.0, 0.3), backRed = count(back, plume, 0.0, 0.3);
+        const int frontBlue = count(front, tunic, 0.5, 0.85), backBlue = count(back, tunic, 0.5, 0.85);
+        qInfo("plume red: front %d, back %d; tunic blue: front %d, back %d", frontRed, backRed, frontBlue, backBlue);
+        QVERIFY(backRed * 10 > frontRed * 7);
+        QVERIFY(backBlue * 2 > frontBlue);
+    }
+
+    // The classical cut-out on a drawn figure: a light part its outline encloses is subject, a
+    // gap of the background's own colour stays a hole, and a ground shadow (the background
+    // darkened) is not subject.
+    void classicalCutOutKeepsEnclosedPartsAndLeavesHolesAndShadows() {
+        constexpr std::int64_t H = 240, W = 200;
+        const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
+        const auto xs = torch::arange(W, torch::kFloat32).view({1, W}).expand({H, W});
+        const auto disc = [&](double cx, double cy, double r) { return ((xs - cx).pow(2) + (ys - cy).pow(2)).sqrt() < r; };
+        const std::array<float, 3> bg{0.98f, 0.98f, 0.97f}, ink{0.17f, 0.12f, 0.22f}, skin{1.0f, 0.85f, 0.74f};
+        auto rgb = torch::empty({3, H, W});
+        const auto shadow = (((xs - 100) / 80).pow(2) + ((ys - 200) / 14).pow(2)) < 1;
+        const auto paint = [&](const torch::Tensor& where, std::array<float, 3> c) {
+            for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(where, c[k]);
+        };
+        paint(torch::ones({H, W}, torch::kBool), bg);
+        for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(shadow, bg[k] * 0.45f);  // 55 % darker
+        paint(disc(100, 110, 66), ink);
+        paint(disc(100, 110, 60), skin);
+        paint(disc(100, 110, 18), ink);
+        paint(disc(100, 110, 13), bg);  // a hole: the background seen through the figure
+        const auto mask = classicalMask(rgb);
+        QCOMPARE(mask[70][100].item<float>(), 1.0f);   // the light skin, enclosed by the outline
+        QCOMPARE(mask[110][100].item<float>(), 0.0f);  // the hole stays open
+        QCOMPARE(mask[200][30].item<float>(), 0.0f);   // the shadow beside the figure
+        QCOMPARE(mask[205][100].item<float>(), 0.0f);  // and under it
+        QCOMPARE(mask[5][5].item<float>(), 0.0f);
+        QCOMPARE(mask[110][37].item<float>(), 1.0f);   // the outline
     }
 
     // A subject cut by the frame gets a notice naming the edge; one that is not gets none.

@@ -102,6 +102,16 @@ torch::Tensor classicalMask(const torch::Tensor& rgb) {
     const double threshold = std::max(0.06, otsu(distance));
     auto foreground = (distance > threshold).to(torch::kUInt8).contiguous();
 
+    // A ground or contact shadow only darkens the background: every channel by about the same
+    // factor. Such pixels are background where they join it (the subject's outline, far
+    // darker or of another hue, keeps them out of the subject's inside).
+    const auto ratio = rgb / background.clamp_min(0.05);
+    const auto darkening = ratio.mean(0);
+    const auto shadow = ((darkening > 0.3) & (darkening < 0.985) &
+                         ((ratio - darkening).abs().amax(0) < 0.06))
+                            .to(torch::kUInt8)
+                            .contiguous();
+
     // Light parts of the subject (a face, a white breastplate, a blade) are close to a light
     // background and fall under the threshold, but the subject's outline encloses them. What
     // the outline encloses is subject unless it has the background's own colour (a gap
@@ -109,17 +119,18 @@ torch::Tensor classicalMask(const torch::Tensor& rgb) {
     const auto borderDistance = ((border - background.view({3, 1})).pow(2).sum(0).sqrt() / std::sqrt(3.0));
     const double tolerance =
         std::max(0.04, 2.0 * borderDistance.quantile(0.95).item<double>());
-    std::vector<std::uint8_t> off(std::size_t(h * w));
+    std::vector<std::uint8_t> open(std::size_t(h * w));  // background, or a shadow on it
     auto* fg = foreground.data_ptr<std::uint8_t>();
-    for (std::int64_t i = 0; i < h * w; ++i) off[i] = !fg[i];
-    const auto gaps = regionsOf(off.data(), h, w);
+    const auto* sh = shadow.data_ptr<std::uint8_t>();
+    for (std::int64_t i = 0; i < h * w; ++i) open[i] = !fg[i] || sh[i];
+    const auto gaps = regionsOf(open.data(), h, w);
     std::vector<double> sum(gaps.sizes.size(), 0.0);
     const auto* d = distance.data_ptr<float>();
     for (std::int64_t i = 0; i < h * w; ++i) sum[gaps.labels[i]] += d[i];
     for (std::int64_t i = 0; i < h * w; ++i) {
         const auto id = gaps.labels[i];
-        if (id && !gaps.touchesBorder[id] && sum[id] / static_cast<double>(gaps.sizes[id]) > tolerance)
-            fg[i] = 1;
+        if (!id) continue;  // neither background nor shadow: subject
+        fg[i] = !gaps.touchesBorder[id] && sum[id] / static_cast<double>(gaps.sizes[id]) > tolerance;
     }
     return foreground.to(torch::kFloat32);
 }

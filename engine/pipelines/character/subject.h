@@ -41,7 +41,8 @@ struct SubjectParts {
 bool alphaIsMeaningful(const torch::Tensor& alpha);
 
 /// Foreground where colours differ from the border's (median) colour, threshold by Otsu, plus
-/// every region the foreground encloses that does not have the background's colour.
+/// every region the foreground encloses that does not have the background's colour, less the
+/// shadows (an even darkening of the background) that join the background.
 torch::Tensor classicalMask(const torch::Tensor& rgb);
 
 /// Guided filter (He et al.) of `mask` with the picture's luminance as guide: soft edges that

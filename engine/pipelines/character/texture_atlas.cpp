@@ -9,6 +9,55 @@ namespace stageload {
 
 namespace F = torch::nn::functional;
 
+namespace {
+
+// The back's colours: the front's small features (eyes, a mouth, an emblem, their outlines)
+// painted over by the colour around them; large colour regions, with their shading, kept. A
+// region is what a flood fill reaches stepping between neighbours whose colours differ by less
+// than `step` in every channel: smooth shading stays in its region, an outline or an eye's edge
+// separates. A region under `minShare` of the subject's pixels is a feature, and push-pull
+// fills it from the subject around it.
+torch::Tensor paintOverFeatures(const torch::Tensor& image, const torch::Tensor& subject, double minShare) {
+    constexpr float step = 0.08f;
+    const auto h = image.size(1), w = image.size(2);
+    const auto pixels = image.to(torch::kCPU, torch::kFloat32).permute({1, 2, 0}).contiguous();
+    const auto* c = pixels.data_ptr<float>();
+    const auto near = [c](std::int64_t p, std::int64_t q) {
+        return std::abs(c[3 * p] - c[3 * q]) < step && std::abs(c[3 * p + 1] - c[3 * q + 1]) < step &&
+               std::abs(c[3 * p + 2] - c[3 * q + 2]) < step;
+    };
+    std::vector<std::int32_t> label(std::size_t(h * w), -1);
+    std::vector<std::int64_t> sizes;
+    std::vector<std::int64_t> stack;
+    for (std::int64_t start = 0; start < h * w; ++start) {
+        if (label[start] >= 0) continue;
+        const auto id = static_cast<std::int32_t>(sizes.size());
+        sizes.push_back(0);
+        label[start] = id;
+        stack.push_back(start);
+        while (!stack.empty()) {
+            const auto p = stack.back();
+            stack.pop_back();
+            ++sizes[id];
+            const auto y = p / w, x = p % w;
+            const std::int64_t next[4] = {x > 0 ? p - 1 : -1, x + 1 < w ? p + 1 : -1, y > 0 ? p - w : -1,
+                                          y + 1 < h ? p + w : -1};
+            for (auto q : next)
+                if (q >= 0 && label[q] < 0 && near(p, q)) label[q] = id, stack.push_back(q);
+        }
+    }
+    const double limit = minShare * subject.sum().item<double>();
+    auto keep = torch::empty({h, w}, torch::kFloat32);
+    auto* k = keep.data_ptr<float>();
+    const auto inside = subject.to(torch::kCPU, torch::kFloat32).contiguous();
+    const auto* in = inside.data_ptr<float>();
+    for (std::int64_t i = 0; i < h * w; ++i)
+        k[i] = in[i] > 0.5f && static_cast<double>(sizes[label[i]]) >= limit ? 1.0f : 0.0f;
+    return pushPullFill(image, keep.to(image.device()));
+}
+
+}  // namespace
+
 AtlasLayout planAtlas(std::int64_t width, std::int64_t height, std::int64_t size) {
     AtlasLayout l;
     l.size = size;
@@ -60,15 +109,13 @@ torch::Tensor TextureBakerImpl::bake(const torch::Tensor& rgbIn, const torch::Te
     const auto w = static_cast<std::int64_t>(std::llround(l.cropWidth * l.scale[0]));
     const auto h = static_cast<std::int64_t>(std::llround(l.cropHeight * l.scale[1]));
     auto front = resizeTensor(filled, h, w);
-    // The back: mirrored, softened so faces and fine print do not show through, a little
-    // darker, with a faint grain so it does not look airbrushed.
-    auto mirrored = front.flip({2});
-    // (A wide blur: done at a quarter of the size, where it costs a sixteenth.)
-    auto soft = resizeTensor(gaussianBlur(resizeTensor(mirrored, (h + 3) / 4, (w + 3) / 4),
-                                          0.015 * static_cast<double>(std::max(w, h)) / 4),
-                             h, w);
+    // The back: mirrored, with the front's faces, eyes and emblems painted over (a back of
+    // the head shows no eyes), a little darker, with a faint grain so it does not look
+    // airbrushed.
+    const auto subject = resizeTensor(solid, h, w) >= 0.5;
+    auto painted = gaussianBlur(paintOverFeatures(front, subject.to(torch::kFloat32), 0.02).flip({2}), 1.5);
     auto grain = torch::randn({1, h, w}).to(atlas_.device()) * 0.012;
-    auto back = ((soft * 0.8 + mirrored * 0.2) * 0.9 + grain).clamp(0, 1);
+    auto back = (painted * 0.9 + grain).clamp(0, 1);
 
     // Around the regions: the subject's mean colour (only mip-mapping ever reaches it).
     auto mean = (rgb * solid).sum({1, 2}) / solid.sum().clamp_min(1);
