@@ -1,9 +1,9 @@
 #include "engine/pipelines/character/subject.h"
 
 #include <algorithm>
-#include <deque>
 
 #include "engine/core/image_tensor.h"
+#include "engine/core/regions.h"
 
 namespace stageload {
 namespace {
@@ -32,51 +32,15 @@ double otsu(const torch::Tensor& values) {
     return threshold;
 }
 
-// Labels 4-connected regions of `on` pixels; returns labels (0 = off) and region sizes.
-std::vector<std::int32_t> label(const std::uint8_t* on, std::int64_t h, std::int64_t w,
-                                std::vector<std::int64_t>& sizes) {
-    std::vector<std::int32_t> labels(std::size_t(h * w), 0);
-    sizes.assign(1, 0);
-    std::deque<std::int64_t> queue;
-    for (std::int64_t start = 0; start < h * w; ++start) {
-        if (!on[start] || labels[start]) continue;
-        const auto id = static_cast<std::int32_t>(sizes.size());
-        sizes.push_back(0);
-        labels[start] = id;
-        queue.push_back(start);
-        while (!queue.empty()) {
-            const auto p = queue.front();
-            queue.pop_front();
-            ++sizes[id];
-            const auto y = p / w, x = p % w;
-            const std::int64_t next[4] = {x > 0 ? p - 1 : -1, x + 1 < w ? p + 1 : -1,
-                                          y > 0 ? p - w : -1, y + 1 < h ? p + w : -1};
-            for (auto q : next) {
-                if (q >= 0 && on[q] && !labels[q]) {
-                    labels[q] = id;
-                    queue.push_back(q);
-                }
-            }
-        }
-    }
-    return labels;
-}
-
 // The 4-connected regions of `on` pixels, and which of them touch the picture's border.
-struct Regions {
-    std::vector<std::int32_t> labels;  ///< 0 = not on
-    std::vector<std::int64_t> sizes;   ///< per label; sizes[0] unused
-    std::vector<char> touchesBorder;   ///< per label
+struct PixelRegions : Regions {
+    std::vector<char> touchesBorder;  ///< per label
 };
 
-Regions regionsOf(const std::uint8_t* on, std::int64_t h, std::int64_t w) {
-    Regions r;
-    r.labels = label(on, h, w, r.sizes);
-    r.touchesBorder.assign(r.sizes.size(), 0);
-    for (std::int64_t x = 0; x < w; ++x)
-        r.touchesBorder[r.labels[x]] = r.touchesBorder[r.labels[(h - 1) * w + x]] = 1;
-    for (std::int64_t y = 0; y < h; ++y)
-        r.touchesBorder[r.labels[y * w]] = r.touchesBorder[r.labels[y * w + w - 1]] = 1;
+PixelRegions regionsOf(const std::uint8_t* on, std::int64_t h, std::int64_t w) {
+    PixelRegions r;
+    static_cast<Regions&>(r) = labelRegions(h, w, [on](std::int64_t p) { return on[p] != 0; });
+    r.touchesBorder = touchingBorder(r, h, w);
     return r;
 }
 
@@ -149,8 +113,9 @@ torch::Tensor refineMask(const torch::Tensor& rgb, const torch::Tensor& mask) {
 SubjectParts subjectParts(const torch::Tensor& binary, double minShare, double holeFraction) {
     const auto h = binary.size(0), w = binary.size(1);
     auto on = binary.to(torch::kUInt8).contiguous();
-    std::vector<std::int64_t> sizes;
-    const auto labels = label(on.data_ptr<std::uint8_t>(), h, w, sizes);
+    const auto regions = regionsOf(on.data_ptr<std::uint8_t>(), h, w);
+    const auto& labels = regions.labels;
+    const auto& sizes = regions.sizes;
     SubjectParts parts;
     parts.mask = torch::zeros({h, w}, torch::kUInt8);
     if (sizes.size() <= 1) return parts;

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <deque>
 #include <map>
 
 #include "engine/core/image_tensor.h"
+#include "engine/core/regions.h"
 #include "engine/media/mesh.h"
 
 namespace stageload {
@@ -31,26 +31,9 @@ struct Grid {
 // Drops the 4-connected regions of cells under `minShare` of all cells (the largest stays).
 std::int64_t dropSmallRegions(std::vector<std::uint8_t>& cells, std::int64_t gh, std::int64_t gw,
                               double minShare) {
-    std::vector<std::int32_t> label(cells.size(), 0);
-    std::vector<std::int64_t> sizes{0};
-    std::deque<std::int64_t> queue;
-    for (std::int64_t s = 0; s < gh * gw; ++s) {
-        if (!cells[s] || label[s]) continue;
-        const auto id = static_cast<std::int32_t>(sizes.size());
-        sizes.push_back(0);
-        label[s] = id;
-        queue.push_back(s);
-        while (!queue.empty()) {
-            const auto p = queue.front();
-            queue.pop_front();
-            ++sizes[id];
-            const auto r = p / gw, c = p % gw;
-            const std::int64_t next[4] = {c > 0 ? p - 1 : -1, c + 1 < gw ? p + 1 : -1,
-                                          r > 0 ? p - gw : -1, r + 1 < gh ? p + gw : -1};
-            for (auto q : next)
-                if (q >= 0 && cells[q] && !label[q]) label[q] = id, queue.push_back(q);
-        }
-    }
+    const auto regions = labelRegions(gh, gw, [&cells](std::int64_t p) { return cells[p] != 0; });
+    const auto& label = regions.labels;
+    const auto& sizes = regions.sizes;
     if (sizes.size() <= 2) return 0;
     std::int64_t total = 0;
     for (std::size_t id = 1; id < sizes.size(); ++id) total += sizes[id];

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/core/image_tensor.h"
+#include "engine/core/regions.h"
 
 namespace stageload {
 
@@ -26,33 +27,14 @@ torch::Tensor paintOverFeatures(const torch::Tensor& image, const torch::Tensor&
         return std::abs(c[3 * p] - c[3 * q]) < step && std::abs(c[3 * p + 1] - c[3 * q + 1]) < step &&
                std::abs(c[3 * p + 2] - c[3 * q + 2]) < step;
     };
-    std::vector<std::int32_t> label(std::size_t(h * w), -1);
-    std::vector<std::int64_t> sizes;
-    std::vector<std::int64_t> stack;
-    for (std::int64_t start = 0; start < h * w; ++start) {
-        if (label[start] >= 0) continue;
-        const auto id = static_cast<std::int32_t>(sizes.size());
-        sizes.push_back(0);
-        label[start] = id;
-        stack.push_back(start);
-        while (!stack.empty()) {
-            const auto p = stack.back();
-            stack.pop_back();
-            ++sizes[id];
-            const auto y = p / w, x = p % w;
-            const std::int64_t next[4] = {x > 0 ? p - 1 : -1, x + 1 < w ? p + 1 : -1, y > 0 ? p - w : -1,
-                                          y + 1 < h ? p + w : -1};
-            for (auto q : next)
-                if (q >= 0 && label[q] < 0 && near(p, q)) label[q] = id, stack.push_back(q);
-        }
-    }
+    const auto regions = labelRegions(h, w, [](std::int64_t) { return true; }, near);
     const double limit = minShare * subject.sum().item<double>();
     auto keep = torch::empty({h, w}, torch::kFloat32);
     auto* k = keep.data_ptr<float>();
     const auto inside = subject.to(torch::kCPU, torch::kFloat32).contiguous();
     const auto* in = inside.data_ptr<float>();
     for (std::int64_t i = 0; i < h * w; ++i)
-        k[i] = in[i] > 0.5f && static_cast<double>(sizes[label[i]]) >= limit ? 1.0f : 0.0f;
+        k[i] = in[i] > 0.5f && static_cast<double>(regions.sizes[regions.labels[i]]) >= limit ? 1.0f : 0.0f;
     return pushPullFill(image, keep.to(image.device()));
 }
 
