@@ -283,10 +283,18 @@ private slots:
 
     // Seen from behind, the knight shows no eyes (the front's small features are painted over
     // on the back) but keeps his large colour regions: the red plume, the blue tunic.
+    void theBackRepeatsNoEyesButKeepsTheColours_data() {
+        QTest::addColumn<int>("textureSize");
+        QTest::newRow("1024") << 1024;
+        QTest::newRow("2048") << 2048;  // the default: the back is not a matter of resolution
+    }
     void theBackRepeatsNoEyesButKeepsTheColours() {
+        QFETCH(int, textureSize);
         QTemporaryDir dir;
         const std::filesystem::path d = dir.path().toStdString();
-        const auto r = runCharacter(quick(kSamples / "knight_alpha.png", d / "k.glb"));
+        auto p = quick(kSamples / "knight_alpha.png", d / "k.glb");
+        p.textureSize = textureSize;
+        const auto r = runCharacter(p);
         auto turned = r.mesh;  // half a turn about the vertical axis
         for (std::size_t v = 0; v < turned.vertexCount(); ++v) {
             turned.positions[3 * v] = -turned.positions[3 * v];
@@ -412,7 +420,8 @@ private slots:
         const std::filesystem::path d = dir.path().toStdString();
         std::filesystem::create_directories(d / "weights");
         std::ofstream(d / "weights" / "u2netp.safetensors") << "garbage";
-        auto p = quick(kSamples / "knight_white.png", d / "a.glb");
+        // On a background that is not even (a grey gradient), auto wants the learned remover.
+        auto p = quick(kSamples / "creature_gray.png", d / "a.glb");
         p.weightsDir = d / "weights";
         QVERIFY_THROWS_EXCEPTION(WeightFileError, runCharacter(p));
         QVERIFY(!std::filesystem::exists(p.output));
@@ -434,6 +443,24 @@ private slots:
         QVERIFY(QString::fromStdString(r.notices.front()).contains("install-weights.sh"));
         QVERIFY(QString::fromStdString(r.notices.front()).contains("classical cut-out was used"));
         QVERIFY(r.meshReport.closedManifold());
+        // On an even background auto chooses the classical cut-out, installed weights or not
+        // (the broken file is never opened), and has nothing to excuse.
+        p.input = kSamples / "knight_white.png";
+        p.weightsDir = d / "weights";
+        const auto plain = runCharacter(p);
+        QVERIFY(plain.maskSource == MaskSource::Classical);
+        QVERIFY2(plain.notices.empty(), plain.notices.empty() ? "" : plain.notices.front().c_str());
+    }
+
+    // Auto on the knight with detached things on white: every part, none missing (U²-Netp
+    // alone drops the potion).
+    void autoKeepsEveryPartOnAPlainBackground() {
+        QTemporaryDir dir;
+        const std::filesystem::path d = dir.path().toStdString();
+        const auto r = runCharacter(quick(kSamples / "knight_parts_white.png", d / "a.glb"));
+        QVERIFY(r.maskSource == MaskSource::Classical);
+        QCOMPARE(r.parts, 4);
+        QCOMPARE(meshParts(r.mesh), 4);
     }
 
     void cancelStopsBetweenStages() {

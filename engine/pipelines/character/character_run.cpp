@@ -134,7 +134,8 @@ struct RemoverPlan {
 };
 
 // Which remover preprocess uses, from the choice and what is installed.
-RemoverPlan chooseRemover(const CharacterParams& params) {
+// `plain`: the picture is on an even background (plainBackground()) and has no alpha.
+RemoverPlan chooseRemover(const CharacterParams& params, bool plain) {
     const auto& dir = params.weightsDir;
     const auto u2netp = removerWeightsFile(RemoverChoice::U2NetP, dir);
     const auto isnet = removerWeightsFile(RemoverChoice::ISNet, dir);
@@ -154,9 +155,13 @@ RemoverPlan chooseRemover(const CharacterParams& params) {
     case RemoverChoice::Auto:
         break;
     }
-    // U²-Netp first: on the project's samples it finds the whole subject (mask IoU 0.99 on the
-    // knight) where ISNet, sharper at edges, drops near-white parts (0.92), and it is ten
-    // times faster. ISNet stays one flag away.
+    // On an even background the classical cut-out finds the whole subject best: mask IoU
+    // 0.999 on the knight on white (U²-Netp 0.99, ISNet 0.92), and it keeps detached parts
+    // U²-Netp misses (a potion beside the knight).
+    if (plain) return {MaskSource::Classical, {}, ""};
+    // Else U²-Netp first: on the project's samples it finds the whole subject where ISNet,
+    // sharper at edges, drops near-white parts, and it is ten times faster. ISNet stays one
+    // flag away.
     if (haveU2netp) return {MaskSource::U2NetP, u2netp, ""};
     if (haveIsnet) return {MaskSource::ISNet, isnet, ""};
     return {MaskSource::Classical, {},
@@ -224,7 +229,7 @@ CharacterResult runCharacter(const CharacterParams& params) {
     result.workHeight = static_cast<int>(rgba.size(1));
     const bool useAlpha = decoded.hasAlpha && alphaIsMeaningful(rgba[3]);
 
-    const auto remover = chooseRemover(params);
+    const auto remover = chooseRemover(params, !useAlpha && plainBackground(rgba.slice(0, 0, 3)));
     const bool learned = remover.source != MaskSource::Classical;
 
     std::vector<std::pair<std::string, Loader>> loaders;
@@ -284,7 +289,7 @@ CharacterResult runCharacter(const CharacterParams& params) {
                 auto mask = isnetMask(*net, atLongSide(rgb, 1024).clamp(0, 1).to(device));
                 return resizeTensor(mask.to(torch::kCPU), rgb.size(1), rgb.size(2)).clamp(0, 1);
             };
-        if (!learned && !useAlpha) result.notices.push_back(remover.notice);
+        if (!learned && !useAlpha && !remover.notice.empty()) result.notices.push_back(remover.notice);
         subject = extractSubject(rgba, useAlpha, predictor, remover.source, params.minPart / 100.0,
                                  params.input.string());
         result.maskSource = subject.source;

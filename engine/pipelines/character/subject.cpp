@@ -44,7 +44,28 @@ PixelRegions regionsOf(const std::uint8_t* on, std::int64_t h, std::int64_t w) {
     return r;
 }
 
+// The picture's outermost pixels (a ring 1 % of the short side wide), [3, N].
+torch::Tensor borderPixels(const torch::Tensor& rgb) {
+    const auto h = rgb.size(1), w = rgb.size(2);
+    const auto ring = std::max<std::int64_t>(2, std::min(h, w) / 100);
+    return torch::cat({rgb.slice(1, 0, ring).reshape({3, -1}), rgb.slice(1, h - ring, h).reshape({3, -1}),
+                       rgb.slice(2, 0, ring).reshape({3, -1}), rgb.slice(2, w - ring, w).reshape({3, -1})},
+                      1);
+}
+
+// How far the border's colours stray from `background` ([3,1]): the 95th percentile of their
+// distances, 0..1.
+double borderSpread(const torch::Tensor& border, const torch::Tensor& background) {
+    const auto distance = (border - background).pow(2).sum(0).sqrt() / std::sqrt(3.0);
+    return distance.quantile(0.95).item<double>();
+}
+
 }  // namespace
+
+bool plainBackground(const torch::Tensor& rgb) {
+    const auto border = borderPixels(rgb);
+    return borderSpread(border, std::get<0>(border.median(1)).view({3, 1})) < 0.02;
+}
 
 bool alphaIsMeaningful(const torch::Tensor& alpha) {
     const auto n = static_cast<double>(alpha.numel());
@@ -55,12 +76,7 @@ bool alphaIsMeaningful(const torch::Tensor& alpha) {
 
 torch::Tensor classicalMask(const torch::Tensor& rgb) {
     const auto h = rgb.size(1), w = rgb.size(2);
-    const auto ring = std::max<std::int64_t>(2, std::min(h, w) / 100);
-    auto border = torch::cat({rgb.slice(1, 0, ring).reshape({3, -1}),
-                              rgb.slice(1, h - ring, h).reshape({3, -1}),
-                              rgb.slice(2, 0, ring).reshape({3, -1}),
-                              rgb.slice(2, w - ring, w).reshape({3, -1})},
-                             1);
+    const auto border = borderPixels(rgb);
     auto background = std::get<0>(border.median(1)).view({3, 1, 1});
     auto distance = ((rgb - background).pow(2).sum(0).sqrt() / std::sqrt(3.0)).contiguous();
     const double threshold = std::max(0.06, otsu(distance));
@@ -80,9 +96,7 @@ torch::Tensor classicalMask(const torch::Tensor& rgb) {
     // background and fall under the threshold, but the subject's outline encloses them. What
     // the outline encloses is subject unless it has the background's own colour (a gap
     // between an arm and the body); "own colour" allows for the border's noise or gradient.
-    const auto borderDistance = ((border - background.view({3, 1})).pow(2).sum(0).sqrt() / std::sqrt(3.0));
-    const double tolerance =
-        std::max(0.04, 2.0 * borderDistance.quantile(0.95).item<double>());
+    const double tolerance = std::max(0.04, 2.0 * borderSpread(border, background.view({3, 1})));
     std::vector<std::uint8_t> open(std::size_t(h * w));  // background, or a shadow on it
     auto* fg = foreground.data_ptr<std::uint8_t>();
     const auto* sh = shadow.data_ptr<std::uint8_t>();

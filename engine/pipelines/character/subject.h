@@ -45,6 +45,10 @@ bool alphaIsMeaningful(const torch::Tensor& alpha);
 /// shadows (an even darkening of the background) that join the background.
 torch::Tensor classicalMask(const torch::Tensor& rgb);
 
+/// True when the picture's border is one even colour (95 % of its pixels within 2 % of the
+/// median): the background a classical cut-out separates best, detached parts included.
+bool plainBackground(const torch::Tensor& rgb);
+
 /// Guided filter (He et al.) of `mask` with the picture's luminance as guide: soft edges that
 /// follow the picture's edges at full resolution.
 torch::Tensor refineMask(const torch::Tensor& rgb, const torch::Tensor& mask);

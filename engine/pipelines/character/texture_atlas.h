@@ -1,6 +1,7 @@
 #pragma once
 // One texture for the whole character: the front seen in the picture and a back made up from
-// it (mirrored, softened, a little shaded, with a seeded grain), side by side or stacked in a
+// it (mirrored, its small features — eyes, mouth, emblems — painted over by the colour around
+// them, a little shaded, with a seeded grain), side by side or stacked in a
 // square atlas. Colours continue past the subject's outline (push-pull), so the steep sides and
 // mip-mapped edges never pick up the picture's background.
 
