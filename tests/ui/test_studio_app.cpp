@@ -15,6 +15,7 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QWindow>
+#include <QStandardItemModel>
 #include <QStatusBar>
 #include <QtTest>
 
@@ -184,6 +185,44 @@ private slots:
                  qPrintable(w.statusBar()->currentMessage()));
         QVERIFY(w.meshPanel()->openFile(RunHistory().list().first().output));
         QVERIFY(w.meshPanel()->notesText().isEmpty());
+    }
+
+    // Run ▸ Install the Background Remover runs the project's installer into the weights folder
+    // and the remover menu follows; a failing installer changes nothing.
+    void installingTheRemoverFromTheApp() {
+        QTemporaryDir weights, scripts;
+        const QByteArray before = qgetenv("STAGELOAD_WEIGHTS_DIR");
+        qputenv("STAGELOAD_WEIGHTS_DIR", weights.path().toUtf8());
+        const auto fake = [&](const QString& name, const QByteArray& body) {
+            QFile f(scripts.filePath(name));
+            if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(f.fileName()));
+            f.write("#!/bin/bash\n" + body);
+            return f.fileName();
+        };
+        // The arguments are the real script's: --dir DIR [--isnet].
+        const QString works = fake(QStringLiteral("works.sh"),
+                                   "[[ $1 == --dir ]] || exit 9\necho 'u2netp: fetching'\n"
+                                   "mkdir -p \"$2\" && echo weights > \"$2/u2netp.safetensors\"\necho 'u2netp: done'\n");
+        const QString fails = fake(QStringLiteral("fails.sh"), "echo 'npm not found' >&2\nexit 3\n");
+        {
+            MainWindow w;
+            QVERIFY(showForRuns(w));
+            auto* remover = w.findChild<QComboBox*>(QStringLiteral("remover"));
+            QVERIFY(remover);
+            const auto* model = qobject_cast<const QStandardItemModel*>(remover->model());
+            const auto u2netp = [&] { return model->item(remover->findData(QStringLiteral("u2netp"))); };
+            QVERIFY(!u2netp()->isEnabled());
+            qputenv("STAGELOAD_INSTALL_WEIGHTS", fails.toUtf8());
+            QVERIFY(!w.installRemover(stageload::RemoverChoice::U2NetP));
+            QVERIFY(!u2netp()->isEnabled());
+            qputenv("STAGELOAD_INSTALL_WEIGHTS", works.toUtf8());
+            QVERIFY(w.installRemover(stageload::RemoverChoice::U2NetP));
+            QVERIFY(QFile::exists(weights.filePath(QStringLiteral("u2netp.safetensors"))));
+            QVERIFY(u2netp()->isEnabled());
+            QVERIFY(!u2netp()->text().contains(QStringLiteral("not installed")));
+        }
+        qunsetenv("STAGELOAD_INSTALL_WEIGHTS");
+        qputenv("STAGELOAD_WEIGHTS_DIR", before);
     }
 
     void opensTracesAndMeshes() {

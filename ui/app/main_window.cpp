@@ -24,6 +24,7 @@
 #include "ui/app/history_panel.h"
 #include "ui/app/input_panel.h"
 #include "ui/app/log_pane.h"
+#include "ui/app/remover_installer.h"
 #include "ui/app/settings_panel.h"
 #include "ui/chart/memory_chart.h"
 #include "ui/studio/guard_panel.h"
@@ -94,6 +95,8 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildLayout() {
     meshPanel_ = new MeshPanel(this);
+    connect(meshPanel_, &MeshPanel::noteActionClicked, this,
+            [this] { installRemover(stageload::RemoverChoice::U2NetP); });
     chart_ = new MemoryChart(this);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(meshPanel_);
@@ -379,7 +382,14 @@ void MainWindow::onRunFinished(const GenerateOutcome& outcome) {
         case RunEnd::Done:
             mesh_ = outcome.mesh;
             meshPanel_->view()->setMesh(*outcome.mesh);
-            meshPanel_->setNotes(outcome.notices);
+            // Without weights the classical cut-out was used: the way to better masks is one
+            // click away, right under the note that says so.
+            meshPanel_->setNotes(outcome.notices,
+                                 outcome.maskSource == QLatin1String("classical") &&
+                                         !outcome.notices.isEmpty() &&
+                                         !removerInstalled(stageload::RemoverChoice::U2NetP)
+                                     ? tr("Install the learned background remover…")
+                                     : QString());
             for (const auto& n : outcome.notices) spdlog::warn("{}", n.toStdString());
             spdlog::info("done: {} (mesh {}{})", outcome.message.toStdString(),
                          outcome.meshCheck.toStdString(),
@@ -408,6 +418,13 @@ QList<RunRecord> MainWindow::refreshHistory(QStringList* broken) {
     const auto runs = history_.list(broken);
     historyPanel_->setRecords(runs);
     return runs;
+}
+
+bool MainWindow::installRemover(stageload::RemoverChoice remover) {
+    const bool ok = RemoverInstaller::run(this, remover, scripted_);
+    settingsPanel_->updateRemovers();
+    statusBar()->showMessage(ok ? tr("Background remover installed") : tr("The background remover was not installed"));
+    return ok;
 }
 
 void MainWindow::updateActions() {

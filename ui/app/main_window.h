@@ -62,6 +62,9 @@ public:
     /// Starts a run of the current picture; false (with a message) when it cannot start.
     bool generate();
     void cancel();
+    /// Runs the installer of a learned background remover (with its progress dialog) and
+    /// updates the remover menu; true when it is installed.
+    bool installRemover(stageload::RemoverChoice remover);
     bool isRunning() const { return runs_.isRunning(); }
 
     /// Reads the generator definitions again (user folder, then the shipped ones) and lists

@@ -74,6 +74,10 @@ void MainWindow::buildActions() {
     cancelAction_ = run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancel);
 
     run->addSeparator();
+    run->addAction(tr("&Install the Background Remover (U²-Netp)…"), this,
+                   [this] { installRemover(stageload::RemoverChoice::U2NetP); });
+    run->addAction(tr("Install &ISNet Too…"), this, [this] { installRemover(stageload::RemoverChoice::ISNet); });
+    run->addSeparator();
     run->addAction(tr("&New Generator…"), this, [this] { editGenerator(nullptr); });
     run->addAction(tr("&Edit Generator…"), this, [this] {
         const QString file = currentSettings().generator;

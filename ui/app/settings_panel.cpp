@@ -25,14 +25,18 @@ QComboBox* comboOf(const std::vector<std::pair<QString, QString>>& items) {
     return box;
 }
 
+// "Auto — U²-Netp, else ...": a choice as a menu shows it.
+template <typename E>
+QString choiceLabel(const Choice<E>& c) {
+    QString label = text(c.name);
+    label[0] = label[0].toUpper();
+    return label + QStringLiteral(" — ") + text(c.help);
+}
+
 template <typename E>
 QComboBox* choiceCombo() {
     std::vector<std::pair<QString, QString>> items;
-    for (const auto& c : choices<E>()) {
-        QString label = text(c.name);
-        label[0] = label[0].toUpper();
-        items.emplace_back(label + QStringLiteral(" — ") + text(c.help), text(c.name));
-    }
+    for (const auto& c : choices<E>()) items.emplace_back(choiceLabel(c), text(c.name));
     return comboOf(items);
 }
 
@@ -70,22 +74,7 @@ QWidget* SettingsPanel::makeField(const RunFieldInfo& f, const QStringList& devi
             return comboOf(items);
         }
         case RunField::Load: return choiceCombo<LoadMode>();
-        case RunField::Remover: {
-            // Learned removers without weights stay listed, marked and unselectable, with how
-            // to install them.
-            auto* box = choiceCombo<RemoverChoice>();
-            auto* model = qobject_cast<QStandardItemModel*>(box->model());
-            for (const auto& c : choices<RemoverChoice>()) {
-                if (removerInstalled(c.value)) continue;
-                const int row = box->findData(text(c.name));
-                QStandardItem* item = model ? model->item(row) : nullptr;
-                if (!item) continue;
-                item->setText(item->text() + tr(" (not installed)"));
-                item->setEnabled(false);
-                item->setToolTip(tr("Not installed: %1").arg(text(installHint(c.value))));
-            }
-            return box;
-        }
+        case RunField::Remover: return choiceCombo<RemoverChoice>();  // marked by updateRemovers()
         case RunField::TextureSize: {
             std::vector<std::pair<QString, QString>> items;
             for (int size : kTextureSizes)
@@ -150,6 +139,7 @@ SettingsPanel::SettingsPanel(const QStringList& devices, QWidget* parent) : QWid
         row->addWidget(dice);
         form->addRow(text(f.label), row);
     }
+    updateRemovers();
     setSettings(StudioSettings{});
 }
 
@@ -168,6 +158,24 @@ void SettingsPanel::setGenerators(const std::vector<GeneratorDef>& generators) {
                          Qt::ToolTipRole);
     }
     box->setCurrentIndex(std::max(0, box->findData(current)));
+}
+
+void SettingsPanel::updateRemovers() {
+    // Learned removers without weights stay listed, marked and unselectable, with how to
+    // install them.
+    auto* box = qobject_cast<QComboBox*>(field(RunField::Remover));
+    auto* model = box ? qobject_cast<QStandardItemModel*>(box->model()) : nullptr;
+    if (!model) return;
+    for (const auto& c : choices<RemoverChoice>()) {
+        QStandardItem* item = model->item(box->findData(text(c.name)));
+        if (!item) continue;
+        const QString label = choiceLabel(c);
+        const bool installed = removerInstalled(c.value);
+        item->setText(installed ? label : label + tr(" (not installed)"));
+        item->setEnabled(installed);
+        item->setToolTip(installed ? QString() : tr("Not installed: %1").arg(text(installHint(c.value))));
+    }
+    if (!model->item(box->currentIndex()) || !model->item(box->currentIndex())->isEnabled()) box->setCurrentIndex(0);
 }
 
 QComboBox* SettingsPanel::textureSize() const {

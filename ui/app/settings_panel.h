@@ -39,6 +39,8 @@ public:
     /// The widget of a setting (its objectName is the setting's key).
     QWidget* field(stageload::RunField field) const { return fields_.at(field); }
     QComboBox* textureSize() const;
+    /// Marks the learned removers whose weights are not installed (again, after an install).
+    void updateRemovers();
     QSpinBox* triangles() const;
 
 private:

@@ -34,7 +34,10 @@ MeshPanel::MeshPanel(QWidget* parent) : QWidget(parent) {
     notes_ = new QLabel(this);
     notes_->setObjectName("runNotes");
     notes_->setWordWrap(true);
-    notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    notes_->setTextFormat(Qt::RichText);
+    notes_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse |
+                                    Qt::LinksAccessibleByKeyboard);
+    connect(notes_, &QLabel::linkActivated, this, [this] { emit noteActionClicked(); });
     notes_->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #5c4300; "
                                          "border: 1px solid #e8c66a; padding: 4px 6px; }"));
     notes_->hide();
@@ -85,15 +88,23 @@ bool MeshPanel::openFile(const QString& path, QString* error) {
     return true;
 }
 
-void MeshPanel::setNotes(const QStringList& notes) {
-    QStringList lines;
-    for (const auto& n : notes) lines << QStringLiteral("⚠ ") + n;
-    notes_->setText(lines.join(QLatin1Char('\n')));
+void MeshPanel::setNotes(const QStringList& notes, const QString& action) {
+    QStringList plain, html;
+    for (const auto& n : notes) {
+        plain << QStringLiteral("⚠ ") + n;
+        html << QStringLiteral("⚠ ") + n.toHtmlEscaped();
+    }
+    if (!notes.isEmpty() && !action.isEmpty()) {
+        plain << action;
+        html << QStringLiteral("<a href=\"action\">%1</a>").arg(action.toHtmlEscaped());
+    }
+    notesPlain_ = plain.join(QLatin1Char('\n'));
+    notes_->setText(html.join(QStringLiteral("<br>")));
     notes_->setVisible(!notes.isEmpty());
 }
 
 QString MeshPanel::notesText() const {
-    return notes_->text();
+    return notesPlain_;
 }
 
 QString MeshPanel::statsText() const {

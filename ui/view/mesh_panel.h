@@ -40,10 +40,15 @@ public:
     /// the mesh has none), or "No mesh".
     QString statsText() const;
 
-    /// Shows the run's notes above the view (hidden when empty). A mesh opened from a file
+    /// Shows the run's notes above the view (hidden when empty), with `action` as a link
+    /// after them when given (clicking it emits noteActionClicked). A mesh opened from a file
     /// clears them: they belong to the run that made the mesh.
-    void setNotes(const QStringList& notes);
+    void setNotes(const QStringList& notes, const QString& action = {});
+    /// The notes as plain text, the action's words included.
     QString notesText() const;
+
+signals:
+    void noteActionClicked();
 
 private:
     void updateStats();
@@ -53,6 +58,7 @@ private:
     QPushButton* reset_ = nullptr;
     QLabel* stats_ = nullptr;
     QLabel* notes_ = nullptr;
+    QString notesPlain_;
 };
 
 }  // namespace stageload::ui
