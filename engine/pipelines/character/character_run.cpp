@@ -233,19 +233,15 @@ CharacterResult runCharacter(const CharacterParams& params) {
     const bool learned = remover.source != MaskSource::Classical;
 
     std::vector<std::pair<std::string, Loader>> loaders;
-    if (remover.source == MaskSource::U2NetP)
-        loaders.emplace_back("background_remover", [file = remover.file, device] {
-            auto net = loadU2NetP(file);
-            net->to(device);
-            net->eval();
-            return net.ptr();
-        });
-    if (remover.source == MaskSource::ISNet)
-        loaders.emplace_back("background_remover", [file = remover.file, device] {
-            auto net = loadISNet(file);
-            net->to(device);
-            net->eval();
-            return net.ptr();
+    if (learned)
+        loaders.emplace_back("background_remover", [source = remover.source, file = remover.file,
+                                                     device]() -> std::shared_ptr<torch::nn::Module> {
+            const auto ready = [&](auto net) -> std::shared_ptr<torch::nn::Module> {  // for inference
+                net->to(device);
+                net->eval();
+                return net.ptr();
+            };
+            return source == MaskSource::ISNet ? ready(loadISNet(file)) : ready(loadU2NetP(file));
         });
     const auto texture = static_cast<std::int64_t>(params.textureSize);
     loaders.emplace_back("structure_solver", [device] { return SurfaceSolver(kCoarseLongSide, device).ptr(); });
