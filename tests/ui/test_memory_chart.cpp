@@ -196,6 +196,38 @@ private slots:
         QCOMPARE(total[1], QString("595.9"));
         QCOMPARE(total[2], QString("69.57"));
         QCOMPARE(chart.summary().peakFootprint, s.peakFootprint);
+        // A trace without the engine's stage_peak marks has no high-water column to show.
+        QVERIFY(table.isColumnHidden(StagePeakTable::HighWaterColumn));
+    }
+
+    // With the engine's stage_peak marks the table shows each stage's high-water mark, as
+    // `stageload summary` does.
+    void peakTableShowsTheHighWaterMarkWhereTheTraceHasIt() {
+        Trace t;
+        for (int i = 0; i <= 10; ++i) {
+            MemorySample m;
+            m.t = i * 0.5;
+            m.footprint = std::int64_t(1) << 30;
+            t.samples.push_back(m);
+        }
+        Event stage;
+        stage.kind = EventKind::Stage;
+        stage.name = "texture";
+        stage.t = 1.0;
+        Event peak;
+        peak.kind = EventKind::Mark;
+        peak.name = kStagePeakMark;
+        peak.stage = "texture";
+        peak.nbytes = std::int64_t(3) << 30;
+        peak.t = 4.0;
+        t.events = {stage, peak};
+        MemoryChart chart;
+        chart.showTrace(t, "marked");
+        const StagePeakTable& table = *chart.peakTable();
+        QVERIFY(!table.isColumnHidden(StagePeakTable::HighWaterColumn));
+        QCOMPARE(tableRow(table, 1)[StagePeakTable::HighWaterColumn], QString("3.00"));  // texture
+        QCOMPARE(tableRow(table, 0)[StagePeakTable::HighWaterColumn], QString::fromUtf8("–"));  // setup
+        QCOMPARE(tableRow(table, table.stageRows())[StagePeakTable::HighWaterColumn], QString("3.00"));
     }
 
     void liveRunGivesWhatShowTraceGives() {

@@ -4,11 +4,15 @@
 
 namespace stageload::chart {
 
-StagePeakTable::StagePeakTable(QWidget* parent) : QTableWidget(0, 3, parent) {
-    setHorizontalHeaderLabels({tr("stage"), tr("seconds"), tr("peak (GB)")});
+StagePeakTable::StagePeakTable(QWidget* parent) : QTableWidget(0, 4, parent) {
+    setHorizontalHeaderLabels({tr("stage"), tr("seconds"), tr("peak (GB)"), tr("high-water (GB)")});
+    horizontalHeaderItem(HighWaterColumn)
+        ->setToolTip(tr("The engine's exact peak of the stage (VmHWM), which sampling can miss in a short stage"));
+    setColumnHidden(HighWaterColumn, true);
     horizontalHeader()->setSectionResizeMode(StageColumn, QHeaderView::Stretch);
     horizontalHeader()->setSectionResizeMode(SecondsColumn, QHeaderView::ResizeToContents);
     horizontalHeader()->setSectionResizeMode(PeakColumn, QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(HighWaterColumn, QHeaderView::ResizeToContents);
     verticalHeader()->setVisible(false);
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -33,17 +37,21 @@ void StagePeakTable::setSummary(const Summary& summary) {
     }
     stageRows_ = static_cast<int>(summary.stages.size());
     setRowCount(stageRows_ + 1);
+    std::optional<std::int64_t> highest;
     for (int row = 0; row < stageRows_; ++row) {
         const auto& w = summary.stages[static_cast<std::size_t>(row)];
-        setRow(row, QString::fromStdString(w.name), w.seconds, w.peakFootprint, false);
+        setRow(row, QString::fromStdString(w.name), w.seconds, w.peakFootprint, w.highWater, false);
+        if (w.highWater && (!highest || *w.highWater > *highest)) highest = w.highWater;
     }
-    setRow(stageRows_, tr("total"), summary.duration, summary.peakFootprint, true);
+    setRow(stageRows_, tr("total"), summary.duration, summary.peakFootprint, highest, true);
+    setColumnHidden(HighWaterColumn, !highest);
 }
 
-void StagePeakTable::setRow(int row, const QString& name, double seconds,
-                            std::optional<std::int64_t> peak, bool total) {
-    const QString texts[3] = {name, formatSeconds(seconds), QString::fromStdString(formatGb(peak))};
-    for (int column = 0; column < 3; ++column) {
+void StagePeakTable::setRow(int row, const QString& name, double seconds, std::optional<std::int64_t> peak,
+                            std::optional<std::int64_t> highWater, bool total) {
+    const QString texts[4] = {name, formatSeconds(seconds), QString::fromStdString(formatGb(peak)),
+                              QString::fromStdString(formatGb(highWater))};
+    for (int column = 0; column < 4; ++column) {
         QTableWidgetItem* cell = item(row, column);
         if (!cell) {
             cell = new QTableWidgetItem;

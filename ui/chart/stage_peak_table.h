@@ -1,6 +1,8 @@
 #pragma once
-// The per-stage peak table beside the memory chart: stage | seconds | peak (GB), one row per
-// stage window, then a bold "total" row (duration, overall peak). GB = 2^30 bytes, 2 decimals,
+// The per-stage peak table beside the memory chart: stage | seconds | peak (GB) | high-water
+// (GB), one row per stage window, then a bold "total" row (duration, overall peak). The
+// high-water column is the engine's exact per-stage peak (its stage_peak marks), shown only for
+// traces that have it, as `stageload summary` does. GB = 2^30 bytes, 2 decimals,
 // as stageload::formatGb() writes them (the published tables' convention); "–" for a window
 // without samples.
 //
@@ -20,7 +22,7 @@ namespace stageload::chart {
 class StagePeakTable : public QTableWidget {
     Q_OBJECT
 public:
-    enum Column { StageColumn = 0, SecondsColumn = 1, PeakColumn = 2 };
+    enum Column { StageColumn = 0, SecondsColumn = 1, PeakColumn = 2, HighWaterColumn = 3 };
 
     explicit StagePeakTable(QWidget* parent = nullptr);
 
@@ -36,7 +38,7 @@ public:
 
 private:
     void setRow(int row, const QString& name, double seconds, std::optional<std::int64_t> peak,
-                bool total);
+                std::optional<std::int64_t> highWater, bool total);
 
     int stageRows_ = 0;
 };
