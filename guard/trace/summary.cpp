@@ -142,6 +142,8 @@ Summary summarize(const Trace& trace) {
         }
     }
     s.stages = stageWindows(trace.events, trace.samples);
+    for (const auto& w : s.stages)
+        if (w.highWater && (!s.highWater || *w.highWater > *s.highWater)) s.highWater = w.highWater;
     // The first stop counts (a guard stop is followed by the runner's own exit mark).
     for (const auto& e : trace.events) {
         auto stop = stopMarkOf(e);
@@ -200,6 +202,8 @@ nlohmann::ordered_json toJson(const Summary& s) {
     j["truncated"] = s.truncated;
     j["peak_footprint"] = optBytes(s.peakFootprint);
     j["peak_footprint_gb"] = optGb(s.peakFootprint);
+    j["high_water"] = optBytes(s.highWater);
+    j["high_water_gb"] = optGb(s.highWater);
     j["swap"] = {{"start", optBytes(s.swapStart)},
                  {"peak", optBytes(s.swapPeak)},
                  {"end", optBytes(s.swapEnd)},
@@ -246,12 +250,9 @@ static std::string padLeft(const std::string& text, std::size_t width) {
 std::string formatTable(const Summary& s) {
     // Stage rows in GB with seconds to 0.1 s, or, when nothing in them reaches 1 GB, in MB with
     // seconds to 0.01 s (a light run's 0.31 GB, 0.00 GB of weights and 0.0 s would say little).
-    std::int64_t largest = s.peakFootprint.value_or(0);
-    bool highWater = false;
-    for (const auto& w : s.stages) {
-        largest = std::max({largest, w.highWater.value_or(0), w.weightBytes});
-        highWater = highWater || w.highWater.has_value();
-    }
+    std::int64_t largest = std::max(s.peakFootprint.value_or(0), s.highWater.value_or(0));
+    for (const auto& w : s.stages) largest = std::max(largest, w.weightBytes);
+    const bool highWater = s.highWater.has_value();
     const bool gb = largest >= kGiB;
     const char* unit = gb ? "GB" : "MB";
     const auto amount = [gb](std::optional<std::int64_t> bytes) {
@@ -277,12 +278,7 @@ std::string formatTable(const Summary& s) {
     }
     std::snprintf(line, sizeof line, "%-16s %10.*f ", "total", gb ? 1 : 2, s.duration);
     out += line + padLeft(amount(s.peakFootprint), 12);
-    if (highWater) {
-        std::optional<std::int64_t> top;
-        for (const auto& w : s.stages)
-            if (w.highWater && (!top || *w.highWater > *top)) top = w.highWater;
-        out += padLeft(amount(top), 12);
-    }
+    if (highWater) out += padLeft(amount(s.highWater), 12);
     std::snprintf(line, sizeof line, " %13s %6d %9d\n", "", s.loads, s.releases);
     out += line;
     out +=

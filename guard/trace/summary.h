@@ -46,6 +46,8 @@ struct Summary {
     double duration = 0.0;  ///< t of the last sample (of the last event if there are none)
     int samples = 0;
     std::optional<std::int64_t> peakFootprint;
+    /// The highest of the stages' high-water marks; nullopt when the trace has none.
+    std::optional<std::int64_t> highWater;
     std::optional<std::int64_t> swapStart, swapPeak, swapEnd;
     std::optional<double> minLevel;
     int loads = 0;  ///< loads and reloads

@@ -99,6 +99,7 @@ private slots:
         QCOMPARE(texture.releases, 2);  // the one its start triggered, and clip's
         QCOMPARE(texture.weightBytes, std::int64_t(1007));
         QVERIFY(!texture.highWater);  // no mark: nothing claimed
+        QCOMPARE(s.highWater.value_or(-1), std::int64_t(420));  // the highest of the stages'
         // The table shows the high-water column only because one window has it, in MB here.
         const auto table = formatTable(s);
         QVERIFY2(table.find("high-water") != std::string::npos, table.c_str());
@@ -107,6 +108,7 @@ private slots:
         QCOMPARE(json["stages"][1]["high_water"].get<std::int64_t>(), std::int64_t(420));
         QCOMPARE(json["stages"][2]["releases"].get<int>(), 2);
         t.events.erase(t.events.begin() + 4);
+        QVERIFY(!summarize(t).highWater);
         QVERIFY(formatTable(summarize(t)).find("high-water") == std::string::npos);
     }
 

@@ -37,14 +37,12 @@ void StagePeakTable::setSummary(const Summary& summary) {
     }
     stageRows_ = static_cast<int>(summary.stages.size());
     setRowCount(stageRows_ + 1);
-    std::optional<std::int64_t> highest;
     for (int row = 0; row < stageRows_; ++row) {
         const auto& w = summary.stages[static_cast<std::size_t>(row)];
         setRow(row, QString::fromStdString(w.name), w.seconds, w.peakFootprint, w.highWater, false);
-        if (w.highWater && (!highest || *w.highWater > *highest)) highest = w.highWater;
     }
-    setRow(stageRows_, tr("total"), summary.duration, summary.peakFootprint, highest, true);
-    setColumnHidden(HighWaterColumn, !highest);
+    setRow(stageRows_, tr("total"), summary.duration, summary.peakFootprint, summary.highWater, true);
+    setColumnHidden(HighWaterColumn, !summary.highWater);
 }
 
 void StagePeakTable::setRow(int row, const QString& name, double seconds, std::optional<std::int64_t> peak,
