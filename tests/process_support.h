@@ -4,6 +4,7 @@
 //
 //   const auto r = testproc::runProgram(STAGELOAD_EXE, {"summary", "t.jsonl"});
 //   QCOMPARE(r.code, 0);
+//   QCOMPARE(testproc::stageload({"summary", "t.jsonl"}).code, 0);  // the same
 //
 // A program that does not finish in time is killed and comes back with code -1 and "timed out"
 // on stderr; one killed by signal N comes back with 128 + N, as a shell reports it.
@@ -43,5 +44,13 @@ inline ProgramResult runProgram(const QString& program, const QStringList& args,
     r.ms = timer.elapsed();
     return r;
 }
+
+#ifdef STAGELOAD_EXE
+/// `stageload ARGS...` as a user types it (suites that define STAGELOAD_EXE).
+inline ProgramResult stageload(const QStringList& args, int timeoutMs = 300000,
+                               const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    return runProgram(QStringLiteral(STAGELOAD_EXE), args, timeoutMs, env);
+}
+#endif
 
 }  // namespace testproc

@@ -121,4 +121,16 @@ std::string formatDuration(double seconds) {
     return buf;
 }
 
+std::string formatPercent(double percent) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f%%", percent);
+    return buf;
+}
+
+std::string formatNumber(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    return buf;
+}
+
 }  // namespace stageload

@@ -46,4 +46,11 @@ std::string formatBytes(std::int64_t bytes);
 /// "90s", "1m30s", "250ms": short human form of a duration in seconds.
 std::string formatDuration(double seconds);
 
+/// "12.5%": a share of memory as the guard reports it, one decimal.
+std::string formatPercent(double percent);
+
+/// "15", "7.5", "1e+20": a number as a user would type it back (up to 15 significant digits,
+/// no trailing zeros), for settings and the values named in their error messages.
+std::string formatNumber(double v);
+
 }  // namespace stageload

@@ -101,15 +101,13 @@ bool StagedModels::stageLists(const std::string& stage, const std::string& model
 void StagedModels::publish(EventKind kind, const std::string& name, std::int64_t nbytes,
                         double seconds, const std::string& note) {
     if (!sink_) return;
-    Event e;
-    e.kind = kind;
-    e.name = name;
-    e.stage = current_;
-    e.nbytes = nbytes;
-    e.seconds = seconds;
-    e.note = note;
-    e.t = std::chrono::duration<double>(Clock::now() - epoch_).count();
-    sink_(e);
+    sink_(Event{.kind = kind,
+                .name = name,
+                .stage = current_,
+                .nbytes = nbytes,
+                .seconds = seconds,
+                .note = note,
+                .t = std::chrono::duration<double>(Clock::now() - epoch_).count()});
 }
 
 // --- access ----------------------------------------------------------------------------------

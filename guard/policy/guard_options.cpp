@@ -1,6 +1,7 @@
 #include "guard/policy/guard_options.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "engine/base/error.h"
@@ -73,12 +74,6 @@ std::string durationText(double seconds) {
     return buf;
 }
 
-std::string percentText(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.15g", v);
-    return buf;
-}
-
 // Reruns `parse`, turning its UsageError into a SettingError for `o`.
 template <typename F>
 auto asSetting(const GuardOption& o, F&& parse) {
@@ -105,7 +100,7 @@ const GuardOption* findGuardOption(std::string_view key) {
 
 std::string guardValueText(const GuardParams& p, const GuardOption& o) {
     switch (o.kind) {
-        case K::Percent: return percentText(p.*o.real);
+        case K::Percent: return formatNumber(p.*o.real);
         case K::Duration: return durationText(p.*o.real);
         case K::Size: return sizeText(p.*o.size);
         case K::OptionalSize: return p.*o.limit ? sizeText(*(p.*o.limit)) : std::string();

@@ -1,23 +1,18 @@
 #include "guard/policy/guard_params.h"
 
 #include <cmath>
-#include <cstdio>
 
 #include "engine/base/error.h"
+#include "engine/base/units.h"
 #include "guard/policy/busy_patterns.h"
 
 namespace stageload {
 namespace {
 
-std::string shown(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 void percent(double v, const char* key, const char* flag) {
     if (!(v >= 0.0 && v <= 100.0))
-        throw SettingError(key, std::string(flag) + " " + shown(v), "out of range, expected 0 to 100");
+        throw SettingError(key, std::string(flag) + " " + formatNumber(v),
+                           "out of range, expected 0 to 100");
 }
 
 void nonNegative(double v, const char* key, const char* flag) {

@@ -1,18 +1,11 @@
 #include "guard/policy/guard_policy.h"
 
-#include <cstdio>
 #include <utility>
 
 #include "engine/base/units.h"
 
 namespace stageload {
 namespace {
-
-std::string pct(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f%%", v);
-    return buf;
-}
 
 std::string shortLine(const std::string& s) {
     return s.size() > 80 ? s.substr(0, 77) + "..." : s;
@@ -58,7 +51,7 @@ GuardPolicy::GuardPolicy(GuardParams params, std::set<pid_t> excluded)
 
 std::string GuardPolicy::describe(const SystemMemory& m) {
     return "available " + formatBytes(m.available) + " of " + formatBytes(m.total) + " (" +
-           pct(m.availablePercent()) + "), swap used " + formatBytes(m.swapUsed());
+           formatPercent(m.availablePercent()) + "), swap used " + formatBytes(m.swapUsed());
 }
 
 GuardDecision GuardPolicy::decide(GuardAction action, std::string key, std::string reason,
@@ -87,7 +80,7 @@ GuardDecision GuardPolicy::admit(const GuardReadings& r) {
     const SystemMemory& m = r.memory;
     if (m.availablePercent() < params_.waitFree)
         add("memory",
-            "available " + pct(m.availablePercent()) + " < --wait-free " + pct(params_.waitFree));
+            "available " + formatPercent(m.availablePercent()) + " < --wait-free " + formatPercent(params_.waitFree));
     if (params_.need && m.available < *params_.need)
         add("need", "available " + formatBytes(m.available) + " < --need " + formatBytes(*params_.need));
     if (params_.swapLimit && m.swapUsed() + params_.swapBudget > *params_.swapLimit)
@@ -161,14 +154,14 @@ GuardDecision GuardPolicy::check(const GuardReadings& r) {
         if (lowSamples_ >= 2) {
             state_ = GuardState::Stopped;
             return decide(GuardAction::Stop, "stop-memory",
-                          "available " + pct(m.availablePercent()) + " < --kill-free " +
-                              pct(params_.killFree) + " for " + std::to_string(lowSamples_) +
+                          "available " + formatPercent(m.availablePercent()) + " < --kill-free " +
+                              formatPercent(params_.killFree) + " for " + std::to_string(lowSamples_) +
                               " readings in a row",
                           r);
         }
         return decide(GuardAction::Continue, "low",
-                      "available " + pct(m.availablePercent()) + " < --kill-free " +
-                          pct(params_.killFree) + " (1 reading; stops at 2 in a row)",
+                      "available " + formatPercent(m.availablePercent()) + " < --kill-free " +
+                          formatPercent(params_.killFree) + " (1 reading; stops at 2 in a row)",
                       r);
     }
     lowSamples_ = 0;

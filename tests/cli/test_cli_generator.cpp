@@ -7,25 +7,17 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/file_support.h"
 #include "tests/process_support.h"
 
 namespace {
 
-const QString kExe = STAGELOAD_EXE;
 const QString kSamples = STAGELOAD_SAMPLES_DIR;
 const QString kGenerators = STAGELOAD_SOURCE_DIR "/resources/generators";
 const QString kFakePort = STAGELOAD_SOURCE_DIR "/tests/generators/fake_port.py";
 
 using Result = testproc::ProgramResult;
-
-Result stageload(const QStringList& args, int timeoutMs = 300000) {
-    return testproc::runProgram(QStringLiteral(STAGELOAD_EXE), args, timeoutMs);
-}
-
-QByteArray bytes(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using testproc::stageload;
 
 }  // namespace
 
@@ -95,7 +87,7 @@ private slots:
                                                      "--child-stage", "shape"}),
                                   "--wait-free", "0", "--poll", "0.2"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        QVERIFY(bytes(out).startsWith("glTF"));
+        QVERIFY(testfile::read(out).startsWith("glTF"));
         for (const char* stage : {"preprocess", "shape", "export"})
             QVERIFY2(r.out.contains(stage), qPrintable(r.out));
         QVERIFY2(r.err.contains("[stage] shape"), qPrintable(r.err));
@@ -179,8 +171,8 @@ private slots:
         r = stageload({"run", picture(), "-o", child, "--seed", "3", "--texture-size", "1024",
                        "--generator", kGenerators + "/stageload-character.json", "--wait-free", "0"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        QVERIFY(!bytes(direct).isEmpty());
-        QVERIFY(bytes(direct) == bytes(child));
+        QVERIFY(!testfile::read(direct).isEmpty());
+        QVERIFY(testfile::read(direct) == testfile::read(child));
         QVERIFY2(r.out.contains("texture"), qPrintable(r.out));  // stages from its trace
     }
 };

@@ -9,43 +9,20 @@
 
 #include "engine/media/mesh.h"
 #include "engine/media/mesh_files.h"
+#include "tests/mesh_support.h"
 
 using namespace stageload;
 
 namespace {
 
-// A unit cube with one quad per face (24 vertices, so each face has its own UVs), a 4×2
-// texture: red on the left half, blue on the right.
+// A 1 × 1.25 × 0.75 box whose faces map onto the middle of a 4 × 2 texture: red on the left
+// half, blue on the right, the rows told apart by their green.
 TexturedMesh texturedCube() {
-    TexturedMesh m;
+    Image texture = testmesh::halves(4, 2, {230, 0, 30}, {20, 0, 220});
+    for (int x = 0; x < 4; ++x) texture.at(x, 1)[1] = 10;
+    TexturedMesh m = testmesh::box({-0.5f, 0.0f, -0.25f}, {0.5f, 1.25f, 0.5f}, {0.125f, 0.25f},
+                                   {0.875f, 0.75f}, std::move(texture));
     m.name = "cube";
-    const float faces[6][4][3] = {
-        {{0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}},  // +z
-        {{1, 0, 0}, {0, 0, 0}, {0, 1, 0}, {1, 1, 0}},  // -z
-        {{1, 0, 1}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}},  // +x
-        {{0, 0, 0}, {0, 0, 1}, {0, 1, 1}, {0, 1, 0}},  // -x
-        {{0, 1, 1}, {1, 1, 1}, {1, 1, 0}, {0, 1, 0}},  // +y
-        {{0, 0, 0}, {1, 0, 0}, {1, 0, 1}, {0, 0, 1}},  // -y
-    };
-    const float uv[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};  // glTF: v = 0 at the top
-    for (std::uint32_t f = 0; f < 6; ++f) {
-        for (int k = 0; k < 4; ++k) {
-            m.positions.insert(m.positions.end(), {faces[f][k][0] - 0.5f, faces[f][k][1] * 1.25f,
-                                                   faces[f][k][2] * 0.75f - 0.25f});
-            m.uvs.insert(m.uvs.end(), {uv[k][0] * 0.75f + 0.125f, uv[k][1] * 0.5f + 0.25f});
-        }
-        const std::uint32_t b = 4 * f;
-        m.indices.insert(m.indices.end(), {b, b + 1, b + 2, b, b + 2, b + 3});
-    }
-    m.normals = smoothNormals(m.positions, m.indices);
-    m.texture = Image(4, 2, 3);
-    for (int y = 0; y < 2; ++y)
-        for (int x = 0; x < 4; ++x) {
-            auto* p = m.texture.at(x, y);
-            p[0] = x < 2 ? 230 : 20;
-            p[1] = static_cast<std::uint8_t>(10 * y);
-            p[2] = x < 2 ? 30 : 220;
-        }
     return m;
 }
 

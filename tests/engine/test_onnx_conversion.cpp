@@ -1,6 +1,7 @@
 #include <QtTest>
 
 #include "engine/load/safetensors.h"
+#include "tests/file_support.h"
 
 using namespace stageload;
 
@@ -55,10 +56,7 @@ onnx.save(helper.make_model(graph), "%1")
 
     void notAnOnnxFileIsRefusedWithItsName() {
         const QString junk = dir_.filePath("junk.onnx");
-        QFile f(junk);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("garbage");
-        f.close();
+        testfile::write(junk, "garbage");
         QString log;
         QVERIFY(python({STAGELOAD_SOURCE_DIR "/packaging/onnx_to_safetensors.py", junk,
                         dir_.filePath("x.safetensors")},

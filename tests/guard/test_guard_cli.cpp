@@ -8,15 +8,13 @@
 #include <QProcess>
 #include <QtTest>
 
+#include "tests/file_support.h"
 #include "tests/process_support.h"
 
 namespace {
 
 using Result = testproc::ProgramResult;
-
-Result stageload(const QStringList& args, int timeoutMs = 20000) {
-    return testproc::runProgram(QStringLiteral(STAGELOAD_EXE), args, timeoutMs);
-}
+using testproc::stageload;
 
 }  // namespace
 
@@ -172,9 +170,7 @@ private slots:
         const Result r = stageload({"guard", "--wait-free", "0", "--poll", "100ms", "--trace",
                                     trace, "--trace-interval", "50ms", "--", "sleep", "1"});
         QCOMPARE(r.code, 0);
-        QFile f(trace);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QString text = QString::fromUtf8(f.readAll());
+        const QString text = QString::fromUtf8(testfile::read(trace));
         QVERIFY2(text.startsWith(R"({"type":"start")") && text.contains(R"("interval":0.05)"),
                  qPrintable(text.left(200)));
         QVERIFY2(text.count(R"("type":"sample")") >= 10, "50 ms over 1 s: at least 10 samples");
@@ -200,16 +196,13 @@ private slots:
         QStringList args{"forecast", "--cascade-scale", "2", "--no-app-history", "--json"};
         for (const int scale : {1, 3}) {
             const QString path = dir.filePath(QStringLiteral("c%1.jsonl").arg(scale));
-            QFile f(path);
-            QVERIFY(f.open(QIODevice::WriteOnly));
             const qint64 peak = (100 + 200 * scale) * (qint64(1) << 20);
-            f.write(QStringLiteral("{\"type\":\"start\",\"pipeline\":\"cascade\",\"load\":\"staged\",\"scale_gib\":%1}\n"
+            testfile::write(path, QStringLiteral("{\"type\":\"start\",\"pipeline\":\"cascade\",\"load\":\"staged\",\"scale_gib\":%1}\n"
                                    "{\"type\":\"event\",\"kind\":\"stage\",\"stage\":\"texture\",\"t\":0}\n"
                                    "{\"type\":\"sample\",\"t\":0.5,\"footprint\":%2}\n{\"type\":\"end\"}\n")
                         .arg(scale)
                         .arg(peak)
                         .toUtf8());
-            f.close();
             args << "--trace" << path;
         }
         const Result r = stageload(args);
@@ -229,11 +222,8 @@ private slots:
     void summaryNamesTheBrokenLineOrMissingFile() {
         QTemporaryDir dir;
         const QString path = dir.filePath("broken.jsonl");
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(
-            "{\"type\":\"sample\",\"t\":0,\"footprint\":1}\n{\"type\":\"sam\n{\"type\":\"end\"}\n");
-        f.close();
+        testfile::write(
+            path, "{\"type\":\"sample\",\"t\":0,\"footprint\":1}\n{\"type\":\"sam\n{\"type\":\"end\"}\n");
         Result r = stageload({"summary", path});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("line 2"), qPrintable(r.err));

@@ -30,6 +30,16 @@ MemoryReaders fakeReaders(std::atomic<std::int64_t>& footprint) {
     return r;
 }
 
+// A meter on the fake readers, writing to `path` every `interval` seconds.
+MeterParams fakeParams(const std::string& path, std::atomic<std::int64_t>& footprint,
+                       double interval = 0.02) {
+    MeterParams p;
+    p.tracePath = path;
+    p.interval = interval;
+    p.readers = fakeReaders(footprint);
+    return p;
+}
+
 std::vector<std::string> lines(const std::string& path) {
     std::ifstream in(path);
     std::vector<std::string> out;
@@ -68,11 +78,8 @@ private slots:
         QTemporaryDir dir;
         const std::string path = dir.filePath("run.trace.jsonl").toStdString();
         std::atomic<std::int64_t> footprint{100};
-        MeterParams p;
-        p.tracePath = path;
-        p.interval = 0.02;
+        MeterParams p = fakeParams(path, footprint);
         p.meta = {{"pipeline", "character"}, {"seed", 7}};
-        p.readers = fakeReaders(footprint);
         {
             Meter meter(std::move(p));
             auto sink = meter.eventSink();
@@ -116,20 +123,16 @@ private slots:
         QTemporaryDir dir;
         const std::string path = dir.filePath("e.jsonl").toStdString();
         std::atomic<std::int64_t> footprint{1};
-        MeterParams p;
-        p.tracePath = path;
-        p.readers = fakeReaders(footprint);
+        MeterParams p = fakeParams(path, footprint, MeterParams{}.interval);
         {
             Meter meter(std::move(p));
             auto sink = meter.eventSink(meter.epoch() - 2s);  // emitter started 2 s earlier
-            Event e;
-            e.kind = EventKind::Load;
-            e.name = "unet";
-            e.stage = "structure";
-            e.nbytes = 42;
-            e.seconds = 0.25;
-            e.t = 2.5;
-            sink(e);
+            sink(Event{.kind = EventKind::Load,
+                       .name = "unet",
+                       .stage = "structure",
+                       .nbytes = 42,
+                       .seconds = 0.25,
+                       .t = 2.5});
         }
         const Trace t = readTrace(path);
         QCOMPARE(t.events.size(), std::size_t(1));
@@ -141,11 +144,7 @@ private slots:
         QTemporaryDir dir;
         const std::string path = dir.filePath("live.jsonl").toStdString();
         std::atomic<std::int64_t> footprint{1};
-        MeterParams p;
-        p.tracePath = path;
-        p.interval = 0.02;
-        p.readers = fakeReaders(footprint);
-        Meter meter(std::move(p));
+        Meter meter(fakeParams(path, footprint));
         std::this_thread::sleep_for(120ms);
         const Trace t = readTrace(path);  // as a killed run would leave it: no end line
         QVERIFY(!t.ended);
@@ -178,9 +177,7 @@ private slots:
     void samplesKeepComingWhileAnotherThreadIsBusy() {
         std::atomic<std::int64_t> footprint{1};
         std::atomic<int> seen{0};
-        MeterParams p;
-        p.interval = 0.02;
-        p.readers = fakeReaders(footprint);
+        MeterParams p = fakeParams({}, footprint);
         p.onSample = [&seen](const MemorySample&) { ++seen; };
         Meter meter(std::move(p));
         const auto until = std::chrono::steady_clock::now() + 300ms;
@@ -215,13 +212,12 @@ private slots:
         QCOMPARE(
             eventLine(s, 0.001).dump(),
             std::string("{\"type\":\"event\",\"kind\":\"stage\",\"stage\":\"setup\",\"t\":0.001}"));
-        Event l;
-        l.kind = EventKind::Load;
-        l.name = "flow";
-        l.stage = "structure";
-        l.nbytes = 10;
-        l.seconds = 3.4812;
-        l.note = "outside_stage";
+        const Event l{.kind = EventKind::Load,
+                      .name = "flow",
+                      .stage = "structure",
+                      .nbytes = 10,
+                      .seconds = 3.4812,
+                      .note = "outside_stage"};
         QCOMPARE(
             eventLine(l, 12.165).dump(),
             std::string(

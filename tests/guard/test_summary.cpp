@@ -29,14 +29,7 @@ Event stage(const std::string& name, double t) {
 
 Event model(EventKind kind, const std::string& name, double t, std::int64_t nbytes = 0,
             double seconds = 0, const std::string& note = {}) {
-    Event e;
-    e.kind = kind;
-    e.name = name;
-    e.t = t;
-    e.nbytes = nbytes;
-    e.seconds = seconds;
-    e.note = note;
-    return e;
+    return Event{.kind = kind, .name = name, .nbytes = nbytes, .seconds = seconds, .note = note, .t = t};
 }
 
 const StageWindow& window(const Summary& s, const std::string& name) {

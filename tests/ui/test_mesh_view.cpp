@@ -22,6 +22,7 @@
 #include "ui/view/mesh_panel.h"
 #include "ui/view/mesh_view.h"
 #include "ui/view/orbit_camera.h"
+#include "tests/mesh_support.h"
 
 using namespace stageload;
 using namespace stageload::ui;
@@ -34,36 +35,8 @@ constexpr int kTolerance = 40;  // a pixel this close to the background is backg
 // A box standing on y = 0 (0.8 wide, 1.2 high, 0.3 deep), each face with its own UVs over the
 // whole texture: left half red, right half blue.
 TexturedMesh texturedBox() {
-    TexturedMesh m;
-    m.name = "box";
-    const float x0 = -0.4f, x1 = 0.4f, y0 = 0.0f, y1 = 1.2f, z0 = -0.15f, z1 = 0.15f;
-    const float faces[6][4][3] = {
-        {{x0, y0, z1}, {x1, y0, z1}, {x1, y1, z1}, {x0, y1, z1}},  // front (+z)
-        {{x1, y0, z0}, {x0, y0, z0}, {x0, y1, z0}, {x1, y1, z0}},  // back
-        {{x1, y0, z1}, {x1, y0, z0}, {x1, y1, z0}, {x1, y1, z1}},  // +x
-        {{x0, y0, z0}, {x0, y0, z1}, {x0, y1, z1}, {x0, y1, z0}},  // -x
-        {{x0, y1, z1}, {x1, y1, z1}, {x1, y1, z0}, {x0, y1, z0}},  // top
-        {{x0, y0, z0}, {x1, y0, z0}, {x1, y0, z1}, {x0, y0, z1}},  // bottom
-    };
-    const float uv[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};  // v = 0 at the top row
-    for (std::uint32_t f = 0; f < 6; ++f) {
-        for (int k = 0; k < 4; ++k) {
-            m.positions.insert(m.positions.end(), std::begin(faces[f][k]), std::end(faces[f][k]));
-            m.uvs.insert(m.uvs.end(), std::begin(uv[k]), std::end(uv[k]));
-        }
-        const std::uint32_t b = 4 * f;
-        m.indices.insert(m.indices.end(), {b, b + 1, b + 2, b, b + 2, b + 3});
-    }
-    m.normals = smoothNormals(m.positions, m.indices);
-    m.texture = Image(16, 16, 3);
-    for (int y = 0; y < 16; ++y)
-        for (int x = 0; x < 16; ++x) {
-            auto* p = m.texture.at(x, y);
-            p[0] = x < 8 ? 230 : 30;
-            p[1] = 30;
-            p[2] = x < 8 ? 30 : 230;
-        }
-    return m;
+    return testmesh::box({-0.4f, 0.0f, -0.15f}, {0.4f, 1.2f, 0.15f}, {0.0f, 0.0f}, {1.0f, 1.0f},
+                         testmesh::halves(16, 16, {230, 30, 30}, {30, 30, 230}));
 }
 
 // A wavy sheet of `n` × `n` vertices: 2 (n-1)² triangles.

@@ -6,17 +6,19 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/file_support.h"
 #include "tests/process_support.h"
 
 namespace {
 
 using Result = testproc::ProgramResult;
 
-Result stageload(const QStringList& args, int timeoutMs = 60000) {
+// Without a display: the command must pick the offscreen platform by itself.
+Result stageload(const QStringList& args) {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove("QT_QPA_PLATFORM");  // the command must pick offscreen by itself
+    env.remove("QT_QPA_PLATFORM");
     env.remove("DISPLAY");
-    return testproc::runProgram(QStringLiteral(STAGELOAD_EXE), args, timeoutMs, env);
+    return testproc::stageload(args, 60000, env);
 }
 
 QString trace(const char* name) {
@@ -48,9 +50,7 @@ private slots:
             const QString out = dir.filePath(name);
             const Result r = stageload({"plot", trace("staged-1.trace.jsonl"), "-o", out});
             QVERIFY2(r.code == 0, qPrintable(r.err));
-            QFile f(out);
-            QVERIFY(f.open(QIODevice::ReadOnly));
-            const QByteArray head = f.read(64);
+            const QByteArray head = testfile::read(out).left(64);
             QVERIFY2(head.contains("<?xml") || head.startsWith("%PDF-"), head.constData());
         }
     }
@@ -67,12 +67,9 @@ private slots:
     void brokenTraceExits1NamingFileAndLine() {
         QTemporaryDir dir;
         const QString broken = dir.filePath("broken.jsonl");
-        QFile f(broken);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(
-            "{\"type\":\"start\",\"interval\":0.5}\n{\"type\":\"sample\",\"t\":\"x\"}\n"
-            "{\"type\":\"end\"}\n");
-        f.close();
+        testfile::write(broken,
+                        "{\"type\":\"start\",\"interval\":0.5}\n{\"type\":\"sample\",\"t\":\"x\"}\n"
+                        "{\"type\":\"end\"}\n");
         const Result r = stageload({"plot", broken, "-o", dir.filePath("chart.png")});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("broken.jsonl") && r.err.contains("line 2"), qPrintable(r.err));

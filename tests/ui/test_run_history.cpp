@@ -11,6 +11,7 @@
 
 #include "engine/base/error.h"
 #include "ui/studio/run_history.h"
+#include "tests/file_support.h"
 
 using stageload::FileError;
 using stageload::studio::RunHistory;
@@ -19,15 +20,7 @@ using stageload::studio::RunRecord;
 namespace {
 
 QJsonObject readJson(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-void writeFile(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
-        qFatal("cannot write %s", qPrintable(path));
+    return QJsonDocument::fromJson(testfile::read(path)).object();
 }
 
 QDateTime utc(const char* iso) {
@@ -136,19 +129,19 @@ private slots:
         RunHistory history(tmp.path());
         const RunRecord good = history.create("/a.png", "character", "staged");
         const RunRecord corrupt = history.create("/b.png", "character", "staged");
-        writeFile(corrupt.filePath("run.json"), "{\"status\": \"done\", \"created\": ");
+        testfile::write(corrupt.filePath("run.json"), "{\"status\": \"done\", \"created\": ");
         const RunRecord unknown = history.create("/c.png", "character", "staged");
         QJsonObject json = readJson(unknown.filePath("run.json"));
         json["status"] = "exploded";
-        writeFile(unknown.filePath("run.json"), QJsonDocument(json).toJson());
+        testfile::write(unknown.filePath("run.json"), QJsonDocument(json).toJson());
         const RunRecord badStage = history.create("/d.png", "character", "staged");
         json = readJson(badStage.filePath("run.json"));
         json["stages"] = QJsonArray{QJsonObject{{"name", "x"}}};
-        writeFile(badStage.filePath("run.json"), QJsonDocument(json).toJson());
+        testfile::write(badStage.filePath("run.json"), QJsonDocument(json).toJson());
         QVERIFY(QDir(tmp.path()).mkdir("empty-folder"));
-        writeFile(tmp.filePath("stray.txt"), "not a run");
+        testfile::write(tmp.filePath("stray.txt"), "not a run");
         const RunRecord array = history.create("/e.png", "character", "staged");
-        writeFile(array.filePath("run.json"), "[1, 2]");
+        testfile::write(array.filePath("run.json"), "[1, 2]");
 
         QStringList warnings;
         const auto runs = history.list(&warnings);
@@ -179,7 +172,7 @@ private slots:
         r.cutout = "cutout.png";  // already relative: inside the run
         history.save(r);
         QVERIFY(QDir().mkpath(r.filePath("mesh")));
-        writeFile(r.output, "glb");
+        testfile::write(r.output, "glb");
 
         const QString after = tmp.filePath("after");
         QVERIFY(QDir().rename(before, after));
@@ -199,7 +192,7 @@ private slots:
         RunHistory history(tmp.filePath("runs"));
         const RunRecord a = history.create("/a.png", "character", "staged");
         const RunRecord b = history.create("/b.png", "character", "staged");
-        writeFile(a.filePath("mesh.glb"), "glb");
+        testfile::write(a.filePath("mesh.glb"), "glb");
         history.remove(a.id);
         QVERIFY(!QDir(a.dir).exists());
         QVERIFY(!history.load(a.id));
@@ -215,7 +208,7 @@ private slots:
         // A run folder that is a link to elsewhere: the link goes, its target stays.
         const QString outside = tmp.filePath("outside");
         QVERIFY(QDir().mkpath(outside));
-        writeFile(outside + "/keep.txt", "keep");
+        testfile::write(outside + "/keep.txt", "keep");
         QVERIFY(QFile::link(outside, QDir(history.root()).filePath("linked")));
         history.remove("linked");
         QVERIFY(QFile::exists(outside + "/keep.txt"));
@@ -235,7 +228,7 @@ private slots:
         }
         QVERIFY_THROWS_EXCEPTION(FileError, history.save(RunRecord{}));
 
-        writeFile(tmp.filePath("file"), "x");  // a file where the root should be
+        testfile::write(tmp.filePath("file"), "x");  // a file where the root should be
         RunHistory blocked(tmp.filePath("file/runs"));
         QVERIFY_THROWS_EXCEPTION(FileError, blocked.create("/a.png", "character", "staged"));
     }

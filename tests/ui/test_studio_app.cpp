@@ -30,6 +30,7 @@
 #include "ui/view/mesh_view.h"
 #include "ui/worker/run_controller.h"
 #include "ui_test_support.h"
+#include "tests/file_support.h"
 
 using namespace stageload;
 using namespace stageload::studio;
@@ -194,10 +195,9 @@ private slots:
         const QByteArray before = qgetenv("STAGELOAD_WEIGHTS_DIR");
         qputenv("STAGELOAD_WEIGHTS_DIR", weights.path().toUtf8());
         const auto fake = [&](const QString& name, const QByteArray& body) {
-            QFile f(scripts.filePath(name));
-            if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(f.fileName()));
-            f.write("#!/bin/bash\n" + body);
-            return f.fileName();
+            const QString path = scripts.filePath(name);
+            testfile::write(path, "#!/bin/bash\n" + body);
+            return path;
         };
         // The arguments are the real script's: --dir DIR [--isnet].
         const QString works = fake(QStringLiteral("works.sh"),
@@ -314,9 +314,7 @@ private:
                         {"stage_pattern", "^\\[stage\\] (\\w+)"},
                         {"progress_pattern", "(\\d+)%\\|"}};
         const QString file = out_.filePath(name + QStringLiteral(".json"));
-        QFile f(file);
-        if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(file));
-        f.write(QJsonDocument(def).toJson());
+        testfile::write(file, QJsonDocument(def).toJson());
         return file;
     }
 
