@@ -236,9 +236,10 @@ class Scene:
         return (xs[xx.min()] - step, ys[yy.min()] - step, xs[xx.max()] + step, ys[yy.max()] + step)
 
     # -- rendering -----------------------------------------------------------------------
-    def render(self, W, H, fit_h=0.80, fit_w=0.86, bias_y=0.0):
-        """Returns premultiplied colour P (H,W,3) and coverage A (H,W), floats 0..1."""
-        bx0, by0, bx1, by1 = self.design_bbox(W, H)
+    def render(self, W, H, fit_h=0.80, fit_w=0.86, bias_y=0.0, design=None):
+        """Returns premultiplied colour P (H,W,3) and coverage A (H,W), floats 0..1.
+        design: the (w, h) of the design space, when the picture is not drawn at its size."""
+        bx0, by0, bx1, by1 = self.design_bbox(*(design or (W, H)))
         s = min(fit_h * H / (by1 - by0), fit_w * W / (bx1 - bx0))
         ox = W / 2 - s * (bx0 + bx1) / 2
         oy = H / 2 - s * (by0 + by1) / 2 + bias_y * H
@@ -675,6 +676,68 @@ def mushroom():
 
 
 # ----------------------------------------------------------------------------------------
+# 6: the robot with a floating head (design space 768 x 1024)
+
+def robot():
+    """A boxy robot whose head hovers above its neck with a clear gap, one hand on its hip
+    (the arm and the body enclose a hole of background) and an axe held out at arm's length."""
+    sc = Scene(owo=7.5, ow=3.4)
+    teal = C("#3fb7b0")
+    teal_dk = C("#2a8c88")
+    orange = C("#f28c38")
+    steel = C("#c5ccd6")
+    dark = C("#4a4f5c")
+    wood = C("#9a6236")
+
+    # the axe, behind the hand: a long haft and a crescent blade well clear of the body
+    sc.part(capsule(664, 362, 664, 806, 11), wood, so=6, hl=0.3)
+    blade = smooth_union(6, inter(circle(640, 392, 86), halfplane(-1, 0, -676)),
+                         rbox(676, 392, 16, 40, 6))
+    sc.part(blade, steel, so=12, shade=0.6, grad=0.25)
+    sc.fill(onion(circle(640, 392, 80), 2.5), C("#eef3fa"), clip=blade, alpha=0.8)
+    sc.part(circle(664, 356, 14), orange, so=4)
+
+    # legs and feet
+    sc.part(rbox(330, 792, 28, 70, 12), dark, so=10)
+    sc.part(rbox(438, 792, 28, 70, 12), dark, so=10)
+    sc.part(rbox(318, 880, 56, 26, 14), orange, so=10)
+    sc.part(rbox(450, 880, 56, 26, 14), orange, so=10)
+
+    # arms: the left one bent to the hip, the right one straight out to the axe
+    sc.part(chain([(266, 486), (178, 584), (244, 676)], [26, 22, 20], k=10), teal_dk, so=12)
+    sc.part(circle(254, 682, 28), orange, so=8)
+    sc.part(capsule(500, 490, 636, 560, 24, 21), teal_dk, so=12)
+    sc.part(circle(664, 566, 30), orange, so=8)
+
+    # body with a chest panel and a neck stub
+    sc.part(rbox(384, 360 + 120, 26, 30, 8), dark, so=6)
+    body = rbox(384, 610, 134, 150, 30)
+    sc.part(body, teal, so=30)
+    panel = rbox(384, 596, 74, 58, 12)
+    sc.fill(panel, C("#1f3b4d"), ow=2.8)
+    for i, col in enumerate((C("#ff5d73"), C("#ffd23f"), C("#7cf29a"))):
+        sc.fill(circle(344 + 40 * i, 580, 12), col, ow=1.8)
+    sc.fill(rbox(384, 626, 52, 8, 4), C("#6fe3ff"), alpha=0.9)
+    sc.part(ellipse(250, 486, 46, 38), steel, so=12)
+    sc.part(ellipse(518, 486, 46, 38), steel, so=12)
+
+    # the head, floating: its outline and the neck's never meet
+    head = rbox(384, 318, 138, 104, 34)
+    sc.part(head, teal, so=30)
+    visor = rbox(384, 326, 104, 50, 24)
+    sc.fill(visor, C("#1f3b4d"), ow=2.8)
+    for cx in (336, 432):
+        sc.fill(ellipse(cx, 324, 22, 26), C("#6fe3ff"))
+        sc.fill(circle(cx - 7, 315, 7), WHITE, alpha=0.9)
+    sc.fill(arc(384, 352, 18, 2.6, 0.9), C("#6fe3ff"))
+    sc.part(capsule(384, 214, 384, 168, 6), dark, so=3, hl=0)
+    sc.part(circle(384, 160, 16), C("#ff5d73"), so=6)
+    for cx in (240, 528):
+        sc.part(rbox(cx, 318, 14, 36, 6), orange, so=5)
+    return sc
+
+
+# ----------------------------------------------------------------------------------------
 # backgrounds
 
 class Lcg:
@@ -783,6 +846,39 @@ def white_background_with_shadow(W, H, subject_bottom):
     sh = np.sqrt(((X - W / 2) / (W * 0.34)) ** 2 + ((Y - subject_bottom + 6) / 34.0) ** 2)
     dark = 0.62 * np.clip(1 - sh, 0, 1) ** 1.1
     return (white_background(W, H) * (1 - dark)[..., None]).astype(F32)
+
+
+def beige_background(W, H):
+    return np.ones((H, W, 3), F32) * C("#efe4cf")
+
+
+def photo_background(W, H):
+    """What a phone photo of a room looks like behind a figure: large soft blobs of muted
+    colour (out of focus), a vignette, and per-pixel sensor noise of ±3 %."""
+    X, Y = pix_grid(W, H)
+    img = mix(C("#b8a890"), C("#6f7f8c"), (Y / H)[..., None]).astype(F32)
+    rng = Lcg(20261201)
+    muted = [C("#d8c9a8"), C("#8e9aa6"), C("#a98f74"), C("#c7b9a1"), C("#5f6b62"), C("#e2d6c2")]
+    for i in range(14):
+        cx, cy = rng.uni(-0.1 * W, 1.1 * W), rng.uni(-0.1 * H, 1.1 * H)
+        r = rng.uni(0.12, 0.32) * W
+        col = muted[int(rng.next() * len(muted))]
+        w = np.exp(-((X - cx) ** 2 + (Y - cy) ** 2) / (2 * r * r))[..., None]
+        img = mix(img, col, 0.55 * w)
+    v = np.sqrt(((X - W / 2) / W) ** 2 + ((Y - H / 2) / H) ** 2)
+    img = img * (1.0 - 0.35 * np.clip(v - 0.25, 0, 1) ** 1.2)[..., None]
+    # Sensor noise: a hash of each sample's index (the 32-bit murmur finaliser), so no two
+    # neighbours are related and no stream has to be stepped.
+    m = np.uint64(0xFFFFFFFF)
+    h = np.arange(H * W * 3, dtype=np.uint64) * np.uint64(0x9E3779B1) & m
+    h ^= h >> np.uint64(16)
+    h = h * np.uint64(0x85EBCA6B) & m
+    h ^= h >> np.uint64(13)
+    h = h * np.uint64(0xC2B2AE35) & m
+    h ^= h >> np.uint64(16)
+    noise = (h / 4294967296.0 - 0.5).reshape(H, W, 3).astype(F32)
+    img = img + 0.06 * noise
+    return np.clip(img, 0, 1).astype(F32)
 
 
 # ----------------------------------------------------------------------------------------
@@ -968,18 +1064,35 @@ def build():
 
     P, A = mushroom().render(640, 896, fit_h=0.78)
     out["creature_gray.png"] = (on_background(P, A, gray_background(640, 896, subject_bottom(A))), A)
+
+    P, A = robot().render(768, 1024, fit_h=0.82, fit_w=0.90)
+    out["robot_alpha.png"] = (rgba_from(P, A), A)
+    out["robot_beige.png"] = (on_background(P, A, beige_background(768, 1024)), A)
+
+    P, A = kn.render(768, 1024, fit_h=0.82, bias_y=0.0)
+    out["knight_photo.png"] = (on_background(P, A, photo_background(768, 1024)), A)
+
+    # A thumbnail-sized picture: the outlines are under a pixel wide.
+    P, A = kn.render(144, 192, fit_h=0.82, bias_y=0.0, design=(768, 1024))
+    out["knight_tiny_alpha.png"] = (rgba_from(P, A), A)
+    out["knight_tiny_white.png"] = (on_background(P, A, white_background(144, 192)), A)
     return out
 
 
-# Separate parts of each picture's subject (all others are one connected silhouette).
-PARTS = {"knight_parts_alpha.png": 4, "knight_parts_white.png": 4}
+# Separate parts and enclosed holes of each picture's subject (all others are one connected
+# silhouette without holes).
+PARTS = {"knight_parts_alpha.png": 4, "knight_parts_white.png": 4,
+         "robot_alpha.png": 2, "robot_beige.png": 2}
+HOLES = {"robot_alpha.png": 1, "robot_beige.png": 1}
+NAMES = ["knight_alpha.png", "knight_white.png", "knight_shadow.png", "knight_parts_alpha.png",
+         "knight_parts_white.png", "slime_busy.png", "lantern_alpha.png", "creature_gray.png",
+         "robot_alpha.png", "robot_beige.png", "knight_photo.png", "knight_tiny_alpha.png",
+         "knight_tiny_white.png"]
 
 
 def check(expected=None):
-    names = ["knight_alpha.png", "knight_white.png", "knight_shadow.png", "knight_parts_alpha.png",
-             "knight_parts_white.png", "slime_busy.png", "lantern_alpha.png", "creature_gray.png"]
     ok = True
-    for name in names:
+    for name in NAMES:
         img = read_png(os.path.join(HERE, name))
         if expected is not None:
             same = np.array_equal(img, expected[name][0])
@@ -997,7 +1110,8 @@ def check(expected=None):
             continue
         info = describe(name, img, alpha)
         parts = PARTS.get(name, 1)
-        good = info["blobs"] == parts and info["blobs_half"] == parts and info["holes"] == 0
+        good = (info["blobs"] == parts and info["blobs_half"] == parts
+                and info["holes"] == HOLES.get(name, 0))
         ok &= good
         with open(os.path.join(HERE, name), "rb") as fh:
             digest = hashlib.sha256(fh.read()).hexdigest()[:12]

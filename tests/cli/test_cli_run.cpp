@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/file_support.h"
 #include "tests/process_support.h"
 
 namespace {
@@ -16,13 +17,13 @@ const QString kExe = STAGELOAD_EXE;
 const QString kSamples = STAGELOAD_SAMPLES_DIR;
 const QString kValidator = STAGELOAD_SOURCE_DIR "/tests/cli/validate_gltf.mjs";
 const QString kBlenderCheck = STAGELOAD_SOURCE_DIR "/tests/cli/blender_check.py";
-const QStringList kSampleNames = {"knight_alpha", "knight_white", "knight_parts_alpha",
-                                  "slime_busy", "lantern_alpha", "creature_gray"};
+const QStringList kSampleNames = {"knight_alpha",  "knight_white", "knight_parts_alpha",
+                                  "slime_busy",    "lantern_alpha", "creature_gray",
+                                  "robot_beige",   "knight_photo",  "knight_tiny_white"};
 
 using Result = testproc::ProgramResult;
 using testproc::runProgram;
-
-Result stageload(const QStringList& args) { return runProgram(kExe, args); }
+using testproc::stageload;
 
 }  // namespace
 
@@ -74,13 +75,10 @@ private slots:
         const auto eager = dir_.path() + "/eager.glb";
         QCOMPARE(stageload({"run", kSamples + "/knight_alpha.png", "-o", again}).code, 0);
         QCOMPARE(stageload({"run", kSamples + "/knight_alpha.png", "-o", eager, "--load", "eager"}).code, 0);
-        auto bytes = [](const QString& f) {
-            QFile file(f);
-            file.open(QIODevice::ReadOnly);
-            return file.readAll();
-        };
-        QVERIFY(bytes(again) == bytes(glb("knight_alpha")));
-        QVERIFY(bytes(eager) == bytes(glb("knight_alpha")));
+        const QByteArray first = testfile::read(glb("knight_alpha"));
+        QVERIFY(!first.isEmpty());
+        QVERIFY(testfile::read(again) == first);
+        QVERIFY(testfile::read(eager) == first);
     }
 
     void traceHasEveryStage() {
