@@ -151,6 +151,15 @@ private slots:
         QCOMPARE(stageload({"probe", weights, "--input", "1,x"}).code, 2);
     }
 
+    // Run from outside the source tree, the bench names the folder it looked for (it once
+    // printed a bare "directory iterator cannot open directory").
+    void benchCharacterNamesAMissingSamplesFolder() {
+        const auto r = stageload({"bench", "character", "--samples", dir_.path() + "/no-samples"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no-samples: no such folder") && r.err.contains("--samples"),
+                 qPrintable(r.err));
+    }
+
     void badInputGetsItsExitCode_data() {
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("output");

@@ -51,6 +51,10 @@ Summary runOnce(const std::filesystem::path& picture, const std::filesystem::pat
 
 int runCharacterBench(const CharacterBenchOptions& o) {
     std::vector<std::filesystem::path> pictures;
+    std::error_code error;
+    if (!std::filesystem::is_directory(o.samples, error))
+        throw FileError(o.samples + ": no such folder; run from the source tree or give "
+                                    "--samples with a folder of .png pictures");
     for (const auto& entry : std::filesystem::directory_iterator(o.samples))
         if (entry.path().extension() == ".png") pictures.push_back(entry.path());
     std::sort(pictures.begin(), pictures.end());
