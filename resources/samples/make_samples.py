@@ -1058,12 +1058,14 @@ def build():
 
     P, A = slime().render(768, 896, fit_h=0.78, fit_w=0.88, bias_y=0.0)
     out["slime_busy.png"] = (on_background(P, A, busy_background(768, 896, subject_bottom(A))), A)
+    out["slime_alpha.png"] = (rgba_from(P, A), A)
 
     P, A = lantern().render(768, 896, fit_h=0.80)
     out["lantern_alpha.png"] = (rgba_from(P, A), A)
 
     P, A = mushroom().render(640, 896, fit_h=0.78)
     out["creature_gray.png"] = (on_background(P, A, gray_background(640, 896, subject_bottom(A))), A)
+    out["creature_alpha.png"] = (rgba_from(P, A), A)
 
     P, A = robot().render(768, 1024, fit_h=0.82, fit_w=0.90)
     out["robot_alpha.png"] = (rgba_from(P, A), A)
@@ -1087,7 +1089,7 @@ HOLES = {"robot_alpha.png": 1, "robot_beige.png": 1}
 NAMES = ["knight_alpha.png", "knight_white.png", "knight_shadow.png", "knight_parts_alpha.png",
          "knight_parts_white.png", "slime_busy.png", "lantern_alpha.png", "creature_gray.png",
          "robot_alpha.png", "robot_beige.png", "knight_photo.png", "knight_tiny_alpha.png",
-         "knight_tiny_white.png"]
+         "knight_tiny_white.png", "slime_alpha.png", "creature_alpha.png"]
 
 
 def check(expected=None):

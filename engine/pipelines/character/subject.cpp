@@ -4,6 +4,7 @@
 
 #include "engine/core/image_tensor.h"
 #include "engine/core/regions.h"
+#include "engine/pipelines/character/outline_closure.h"
 
 namespace stageload {
 namespace {
@@ -190,7 +191,7 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
         soft = rgba[3].clone();
         s.source = MaskSource::Alpha;
     } else if (learned) {
-        soft = refineMask(rgb, learned(rgb));
+        soft = closeByOutline(rgb, refineMask(rgb, learned(rgb)));
         s.source = learnedSource;
     } else {
         soft = refineMask(rgb, gaussianBlur(classicalMask(rgb), 1.0));
