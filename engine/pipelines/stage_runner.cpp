@@ -22,8 +22,14 @@ StageRunner::StageRunner(StagedModels& models, const EventLog& log,
                          const std::atomic<bool>* cancel, std::string what)
     : models_(models), log_(log), onStage_(std::move(onStage)), cancel_(cancel), what_(std::move(what)) {}
 
+void StageRunner::beginRun() { resetPeakRss(); }
+
 StageStats StageRunner::run(const std::string& name, const std::function<void()>& work) {
     if (cancel_ && cancel_->load()) throw Cancelled(what_ + " was cancelled before stage '" + name + "'");
+    if (first_) {  // the setup's peak, from beginRun(); its mark comes before any stage event
+        models_.mark(kStagePeakMark, {}, readProcessMemory().peakRss, 0.0);
+        first_ = false;
+    }
     if (onStage_) onStage_(name, true);
     const auto eventsBefore = log_.events().size();
     StageStats s;

@@ -3,8 +3,11 @@
 // the caller, enter() the stage (its releases timed), reset the peak, run the stage's work, and
 // measure it — seconds, peak resident memory, weights resident at its end, and what the registry
 // loaded and released in it, counted from its event log. The peak also goes into the event
-// stream as a kStagePeakMark, so a trace (and its summary) has it.
+// stream as a kStagePeakMark, so a trace (and its summary) has it; so does the setup's (what
+// the run did before its first stage), measured from StageRunner::beginRun().
 //
+//   stageload::StageRunner::beginRun();                    // first thing in the run
+//   ... read the picture, build the registry ...
 //   stageload::StageRunner stages(models, log, params.onStage, params.cancel, "the character run");
 //   CharacterStage s = stages.run("texture", [&] { atlas = bake(...); });
 //
@@ -49,12 +52,18 @@ public:
 
     StageStats run(const std::string& name, const std::function<void()>& work);
 
+    /// Opens the setup's peak window: call it first thing in a run, so that the setup's peak
+    /// (marked when the first stage begins) is this run's and not what the process did before
+    /// (an earlier run in the app).
+    static void beginRun();
+
 private:
     StagedModels& models_;
     const EventLog& log_;
     std::function<void(const std::string&, bool)> onStage_;
     const std::atomic<bool>* cancel_;
     std::string what_;
+    bool first_ = true;
 };
 
 }  // namespace stageload

@@ -107,7 +107,7 @@ std::optional<RunPoint> runPointOf(const Trace& trace, const std::string& source
         --complete;
     }
     for (std::size_t i = 0; i < complete; ++i)
-        if (s.stages[i].peakFootprint) point.stagePeaks.emplace_back(s.stages[i].name, *s.stages[i].peakFootprint);
+        if (const auto peak = s.stages[i].peak()) point.stagePeaks.emplace_back(s.stages[i].name, *peak);
     if (point.stagePeaks.empty()) return std::nullopt;
     return point;
 }

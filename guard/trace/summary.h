@@ -40,6 +40,10 @@ struct StageWindow {
     int loads = 0;  ///< load and reload events from the window's stage event to the next one
     int releases = 0;
     std::int64_t weightBytes = 0;  ///< loaded minus released (and prebuilt) bytes at its end
+
+    /// The stage's peak as forecasts learn it and compare with: the high-water mark when the
+    /// engine wrote one, else the sampled peak.
+    std::optional<std::int64_t> peak() const { return highWater ? highWater : peakFootprint; }
 };
 
 struct Summary {

@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "engine/base/event.h"
 #include "guard/forecast/forecast.h"
 #include "guard/trace/summary.h"
 
@@ -95,6 +96,29 @@ private slots:
         QCOMPARE(cut->stagePeaks.size(), std::size_t(1));
         // A trace that says nothing of its run cannot be used.
         QVERIFY(!runPointOf(parse(traceText(nlohmann::json::object(), stages)), "x"));
+    }
+
+    // The engine's high-water mark of a stage is its peak: exact where sampling misses a
+    // stage shorter than the interval (preprocess here has no sample at all) or its top.
+    void theEnginesHighWaterMarkIsTheStagesPeak() {
+        nlohmann::json start = cascade(1);
+        start["type"] = "start";
+        const auto event = [](const char* kind, const char* name, const char* stage, std::int64_t nbytes, double t) {
+            return nlohmann::json{{"type", "event"}, {"kind", kind}, {"name", name}, {"stage", stage},
+                                  {"nbytes", nbytes}, {"t", t}}
+                       .dump() +
+                   "\n";
+        };
+        const std::string text = start.dump() + "\n" + event("stage", "preprocess", "preprocess", 0, 0.0) +
+                                 event("mark", kStagePeakMark, "preprocess", 300 * MiB, 0.01) +
+                                 event("stage", "texture", "texture", 0, 0.02) +
+                                 R"({"type":"sample","t":0.5,"footprint":419430400})" "\n" +
+                                 event("mark", kStagePeakMark, "texture", 450 * MiB, 0.9) + "{\"type\":\"end\"}\n";
+        const auto p = runPointOf(parse(text), "hwm");
+        QVERIFY(p);
+        QCOMPARE(p->stagePeaks.size(), std::size_t(2));
+        QCOMPARE(p->stagePeaks[0], (std::pair<std::string, std::int64_t>("preprocess", 300 * MiB)));
+        QCOMPARE(p->stagePeaks[1], (std::pair<std::string, std::int64_t>("texture", 450 * MiB)));
     }
 
     void keysSayWhatMustMatchAndWhatIsFitted() {

@@ -80,14 +80,15 @@ double compare(const Forecast& f, const fs::path& trace) {
         const StageForecast* s = nullptr;
         for (const auto& candidate : f.stages)
             if (candidate.stage == w.name) s = &candidate;
-        if (!w.peakFootprint) continue;
+        const auto peak = w.peak();
+        if (!peak) continue;
         double error = NAN;
         if (s && s->peak) {
-            error = 100.0 * double(*s->peak - *w.peakFootprint) / double(*w.peakFootprint);
+            error = 100.0 * double(*s->peak - *peak) / double(*peak);
             worst = std::max(worst, std::fabs(error));
         }
         std::printf("%-12s %14s %14s %7.1f%%  %s\n", w.name.c_str(), formatGb(s ? s->peak : std::nullopt).c_str(),
-                    formatGb(w.peakFootprint).c_str(), error, s ? s->basis.c_str() : "no forecast");
+                    formatGb(peak).c_str(), error, s ? s->basis.c_str() : "no forecast");
     }
     return worst;
 }

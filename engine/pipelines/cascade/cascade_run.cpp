@@ -108,6 +108,7 @@ CascadeResult runCascade(const CascadeParams& params) {
     }
     const auto files = cascadeFiles(params.cacheDir, params.scaleGiB);
     const auto started = Clock::now();
+    StageRunner::beginRun();
     CascadeResult result;
     result.baselineRss = params.baselineRss.value_or(readProcessMemory().rss);
 

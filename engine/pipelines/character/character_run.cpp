@@ -209,6 +209,7 @@ CharacterResult runCharacter(const CharacterParams& params) {
     const auto device = parseDevice(params.device);
     if (params.threads > 0) torch::set_num_threads(params.threads);
     const auto started = Clock::now();
+    StageRunner::beginRun();
     CharacterResult result;
 
     // The picture first: a bad file should not wait for any model.
