@@ -17,6 +17,7 @@
 #include <QWindow>
 #include <QStandardItemModel>
 #include <QStatusBar>
+#include <QScreen>
 #include <QtTest>
 
 #include "engine/media/mesh_files.h"
@@ -81,6 +82,21 @@ class TestStudioApp : public QObject {
 
 private slots:
     void initTestCase() { QVERIFY(out_.isValid()); }
+
+    // The first time, the window fits the screen (1280×800 here) and the chart and the 3D view
+    // share it half and half above the log: the chart once opened 200 px tall, at its minimum.
+    void theChartOpensTallEnoughToRead() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTest::qWait(100);
+        const QSize screen = w.screen()->availableGeometry().size();
+        qInfo("screen %dx%d, window %dx%d, chart %d px, 3D view %d px tall", screen.width(), screen.height(),
+              w.width(), w.height(), w.chart()->height(), w.meshPanel()->height());
+        QVERIFY(w.width() <= screen.width() && w.height() <= screen.height());
+        QVERIFY2(w.chart()->height() * 3 >= w.height(), qPrintable(QString::number(w.chart()->height())));
+        QVERIFY(std::abs(w.chart()->height() - w.meshPanel()->height()) <= 2);
+    }
 
     void generateShowsTheMeshChartAndHistory() {
         MainWindow w;

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include <QAction>
@@ -11,6 +12,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -82,8 +84,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), blender_(blenderE
     settingsPanel_->setSettings(settings_);
     guardPanel_->setParams(settings_.guard, settings_.guardEnabled);
     guardPanel_->showIdle();
-    if (!restoreGeometry(settings_.windowGeometry)) resize(1400, 900);
-    restoreState(settings_.windowState);
+    // The first time: a window that fits the screen, the 3D view and the chart half and half,
+    // the log and history a strip below them. After that, as the user left it.
+    if (!restoreGeometry(settings_.windowGeometry)) {
+        QSize size(1400, 900);
+        if (const QScreen* s = screen()) size = size.boundedTo(s->availableGeometry().size() * 0.92);
+        resize(size);
+    }
+    if (!restoreState(settings_.windowState)) arrangeFirstLayout();
 
     tick_.setInterval(1000);
     connect(&tick_, &QTimer::timeout, this, &MainWindow::updateProgress);
@@ -93,17 +101,27 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), blender_(blenderE
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::arrangeFirstLayout() {
+    const int strip = std::max(120, height() / 6);
+    resizeDocks({logDock_, historyDock_}, {strip, strip}, Qt::Vertical);
+    // Half and half once the window is laid out (before, the splitter has only its minimum).
+    QTimer::singleShot(0, this, [this] {
+        const int h = viewSplit_->height() - viewSplit_->handleWidth();
+        if (h > 0) viewSplit_->setSizes({h / 2, h - h / 2});
+    });
+}
+
 void MainWindow::buildLayout() {
     meshPanel_ = new MeshPanel(this);
     connect(meshPanel_, &MeshPanel::noteActionClicked, this,
             [this] { installRemover(stageload::RemoverChoice::U2NetP); });
     chart_ = new MemoryChart(this);
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(meshPanel_);
-    split->addWidget(chart_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    setCentralWidget(split);
+    viewSplit_ = new QSplitter(Qt::Vertical, this);
+    viewSplit_->addWidget(meshPanel_);
+    viewSplit_->addWidget(chart_);
+    viewSplit_->setStretchFactor(0, 1);
+    viewSplit_->setStretchFactor(1, 1);
+    setCentralWidget(viewSplit_);
 
     inputPanel_ = new InputPanel(this);
     settingsPanel_ = new SettingsPanel(toQStrings(availableDevices()), this);
@@ -127,11 +145,11 @@ void MainWindow::buildLayout() {
     guardPanel_ = new GuardPanel(this);
     dock(tr("Guard"), "guardDock", guardPanel_, Qt::LeftDockWidgetArea);
     logPane_ = new LogPane(this);
-    auto* logDock = dock(tr("Log"), "logDock", logPane_, Qt::BottomDockWidgetArea);
+    logDock_ = dock(tr("Log"), "logDock", logPane_, Qt::BottomDockWidgetArea);
     historyPanel_ = new HistoryPanel(this);
-    auto* historyDock = dock(tr("History"), "historyDock", historyPanel_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(logDock, historyDock);
-    logDock->raise();
+    historyDock_ = dock(tr("History"), "historyDock", historyPanel_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(logDock_, historyDock_);
+    logDock_->raise();
     connect(historyPanel_, &HistoryPanel::openRequested, this, &MainWindow::openRun);
     connect(historyPanel_, &HistoryPanel::overlayRequested, this, &MainWindow::overlayRun);
     connect(historyPanel_, &HistoryPanel::deleteRequested, this, &MainWindow::deleteRun);

@@ -24,7 +24,9 @@
 #include "ui/worker/run_controller.h"
 
 class QAction;
+class QDockWidget;
 class QMenu;
+class QSplitter;
 
 namespace stageload::chart {
 class MemoryChart;
@@ -95,6 +97,7 @@ protected:
 private:
     void buildActions();
     void buildLayout();
+    void arrangeFirstLayout();
     void connectRuns();
     void report(const QString& title, const QString& message);
     void updateActions();
@@ -140,6 +143,9 @@ private:
     QProgressBar* progress_ = nullptr;
     QLabel* guardLabel_ = nullptr;
     QMenu* recentMenu_ = nullptr;
+    QSplitter* viewSplit_ = nullptr;  ///< the 3D view above the chart
+    QDockWidget* logDock_ = nullptr;
+    QDockWidget* historyDock_ = nullptr;
 
     QAction* openAction_ = nullptr;
     QAction* generateAction_ = nullptr;
