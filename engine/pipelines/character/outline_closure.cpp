@@ -80,12 +80,12 @@ torch::Tensor closeByOutline(const torch::Tensor& rgbIn, const torch::Tensor& so
                            .gt(0.5)
                            .to(torch::kUInt8)
                            .contiguous();
-    const auto* k = thick.data_ptr<std::uint8_t>();
+    const auto* thickAt = thick.data_ptr<std::uint8_t>();
     std::vector<char> outline(strokes.sizes.size(), 0);
     std::vector<std::int64_t> core(strokes.sizes.size(), 0);
     for (std::int64_t p = 0; p < n; ++p) {
         if (!strokes.labels[p]) continue;
-        core[strokes.labels[p]] += k[p];
+        core[strokes.labels[p]] += thickAt[p];
         for (const auto q : neighbours(p))
             if (q >= 0 && m[q]) outline[strokes.labels[p]] = 1;
     }
@@ -118,25 +118,26 @@ torch::Tensor closeByOutline(const torch::Tensor& rgbIn, const torch::Tensor& so
         const auto y0 = std::max<std::int64_t>(0, bx.y0 - margin), y1 = std::min(h - 1, bx.y1 + margin);
         std::array<std::vector<float>, 3> bg;
         std::vector<std::int64_t> around;
+        const auto collect = [&](std::int64_t p) {
+            if (!atBorder[gaps.labels[p]]) return;
+            around.push_back(p);
+            bg[0].push_back(r[p]), bg[1].push_back(g[p]), bg[2].push_back(b[p]);
+        };
         for (auto y = y0; y <= y1; ++y)
-            for (auto x = x0; x <= x1; ++x) {
-                const auto p = y * w + x;
-                if (atBorder[gaps.labels[p]]) around.push_back(p), bg[0].push_back(r[p]), bg[1].push_back(g[p]), bg[2].push_back(b[p]);
-            }
+            for (auto x = x0; x <= x1; ++x) collect(y * w + x);
         if (around.size() < 16) {  // deep inside the figure: the background anywhere
             around.clear();
             for (auto& c : bg) c.clear();
-            for (std::int64_t p = 0; p < n; p += 7)
-                if (atBorder[gaps.labels[p]]) around.push_back(p), bg[0].push_back(r[p]), bg[1].push_back(g[p]), bg[2].push_back(b[p]);
+            for (std::int64_t p = 0; p < n; p += 7) collect(p);
             if (around.size() < 16) continue;  // no background at all: leave the gap be
         }
         const std::array<float, 3> centre{median(bg[0]), median(bg[1]), median(bg[2])};
         std::vector<float> spread;
         spread.reserve(around.size());
         for (const auto p : around) spread.push_back(static_cast<float>(colourDistance(r, g, b, p, centre)));
-        const auto k = static_cast<std::ptrdiff_t>(0.9 * static_cast<double>(spread.size() - 1));
-        std::nth_element(spread.begin(), spread.begin() + k, spread.end());
-        const double p90 = spread[static_cast<std::size_t>(k)];
+        const auto at90 = static_cast<std::ptrdiff_t>(0.9 * static_cast<double>(spread.size() - 1));
+        std::nth_element(spread.begin(), spread.begin() + at90, spread.end());
+        const double p90 = spread[static_cast<std::size_t>(at90)];
         if (p90 > kBusySpread) {
             figure[id] = 1;
             continue;
