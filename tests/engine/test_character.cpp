@@ -134,6 +134,80 @@ double colourDistance(const std::uint8_t* p, std::array<double, 3> c) {
 
 // Covered pixels of `view` within 50 of `colour`, in the rows from `fromTop` to `toTop` (shares
 // of the height).
+// The mean distance, seen from behind, between the places (mirrored) of a front feature's pixels
+// (`feature`, within `near`) and the back's mean colour where the front is `around` (within
+// 30), in the rows `fromTop`..`toTop` of the height. 0: no trace of the feature.
+double ghostOnTheBack(const Image& front, const Image& back, std::array<double, 3> feature, double near,
+                      std::array<double, 3> around, double fromTop, double toTop) {
+    std::array<double, 3> plain{0, 0, 0};
+    int plainPixels = 0;
+    std::vector<std::pair<int, int>> places;
+    const int w = front.width;
+    for (int y = int(fromTop * front.height); y < int(toTop * front.height); ++y)
+        for (int x = 0; x < w; ++x) {
+            const auto* p = front.at(x, y);
+            const auto* q = back.at(w - 1 - x, y);
+            if (p[3] == 0 || q[3] == 0) continue;
+            if (colourDistance(p, feature) < near) places.emplace_back(w - 1 - x, y);
+            if (colourDistance(p, around) < 30) {
+                for (int c = 0; c < 3; ++c) plain[c] += q[c];
+                ++plainPixels;
+            }
+        }
+    if (places.size() < 100 || plainPixels < 1000) {
+        qWarning("%zu feature and %d plain pixels: the view does not show the feature", places.size(), plainPixels);
+        return 1e9;
+    }
+    for (auto& c : plain) c /= plainPixels;
+    double deviation = 0;
+    for (const auto& [x, y] : places) deviation += colourDistance(back.at(x, y), plain);
+    return deviation / static_cast<double>(places.size());
+}
+
+// The knight's shield is two blues split down its middle, with a gold star centred on the split:
+// the star's places from behind against the back's colour of the shield's half each lies in.
+double starOnTheBack(const Image& front, const Image& back) {
+    const std::array<double, 3> gold{242, 193, 78};
+    // The star: the gold in the lower left third of the view (the belt's buckle is further right).
+    const int w = front.width;
+    int x0 = w, x1 = -1, y0 = front.height, y1 = -1;
+    for (int y = front.height / 2; y < front.height; ++y)
+        for (int x = 0; x < w / 3; ++x)
+            if (front.at(x, y)[3] && colourDistance(front.at(x, y), gold) < 40)
+                x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+    if (x1 < x0 + 10 || y1 < y0 + 10) {
+        qWarning("the view does not show the shield's star");
+        return 1e9;
+    }
+    const int split = (x0 + x1 + 1) / 2, margin = (x1 - x0) / 4;
+    std::array<std::array<double, 3>, 2> half{};
+    std::array<int, 2> halfPixels{0, 0};
+    std::vector<std::pair<int, int>> star;
+    for (int y = y0 - margin; y <= y1 + margin; ++y)
+        for (int x = std::max(0, x0 - margin); x <= x1 + margin; ++x) {
+            const auto* p = front.at(x, y);
+            const auto* q = back.at(w - 1 - x, y);
+            if (p[3] == 0 || q[3] == 0) continue;
+            const int side = x < split ? 0 : 1;
+            if (colourDistance(p, gold) < 40) {
+                star.emplace_back(x, y);
+            } else if (p[2] > p[0] + 120) {  // the shield's blue
+                for (int c = 0; c < 3; ++c) half[side][c] += q[c];
+                ++halfPixels[side];
+            }
+        }
+    if (star.size() < 100 || halfPixels[0] < 100 || halfPixels[1] < 100) {
+        qWarning("%zu star pixels, halves of %d and %d: the view does not show the shield", star.size(),
+                 halfPixels[0], halfPixels[1]);
+        return 1e9;
+    }
+    for (int side = 0; side < 2; ++side)
+        for (auto& c : half[side]) c /= halfPixels[side];
+    double deviation = 0;
+    for (const auto& [x, y] : star) deviation += colourDistance(back.at(w - 1 - x, y), half[x < split ? 0 : 1]);
+    return deviation / static_cast<double>(star.size());
+}
+
 int countColour(const Image& view, std::array<double, 3> colour, double fromTop = 0.0, double toTop = 1.0) {
     int n = 0;
     for (int y = int(fromTop * view.height); y < int(toTop * view.height); ++y)
@@ -374,31 +448,21 @@ private slots:
         const auto r = runCharacter(p);
         constexpr int W = 384, H = 512;
         const Image front = frontView(r.mesh, W, H), back = frontView(turnedAround(r.mesh), W, H);
-        const auto distance = colourDistance;
-        // In the head (the top 45 %: the blue tunic starts below it): the eyes are the iris's
-        // blue in front; the same places seen from behind (mirrored) must have the colour of
-        // the skin around them there, not a ghost of the eyes.
-        const std::array<double, 3> iris{47, 99, 201}, skin{255, 217, 189};
-        std::array<double, 3> backSkin{0, 0, 0};
-        int skinPixels = 0;
-        std::vector<std::pair<int, int>> eyes;
-        for (int y = 0; y < H * 45 / 100; ++y)
-            for (int x = 0; x < W; ++x) {
-                const auto* p = front.at(x, y);
-                const auto* q = back.at(W - 1 - x, y);
-                if (p[3] == 0 || q[3] == 0) continue;
-                if (distance(p, iris) < 60) eyes.emplace_back(W - 1 - x, y);
-                if (distance(p, skin) < 30)
-                    for (int c = 0; c < 3; ++c) backSkin[c] += q[c];
-                skinPixels += distance(p, skin) < 30;
-            }
-        QVERIFY2(eyes.size() > 150 && skinPixels > 1000, qPrintable(QString("%1 eye, %2 skin pixels").arg(eyes.size()).arg(skinPixels)));
-        for (auto& c : backSkin) c /= skinPixels;
-        double deviation = 0;
-        for (const auto& [x, y] : eyes) deviation += distance(back.at(x, y), backSkin);
-        deviation /= static_cast<double>(eyes.size());
-        qInfo("the eyes' places from behind: %.1f from the back's skin colour", deviation);
-        QVERIFY2(deviation < 40, qPrintable(QString::number(deviation)));  // the mirrored, softened front: 107
+        // In the head (the top 45 %: the blue tunic starts below it): the eyes (the iris's blue)
+        // and the blush (a soft pink over the skin, which a flood fill joins to the skin) in
+        // front; the same places seen from behind (mirrored) must have the colour of the skin
+        // around them there, not a ghost of the face.
+        const std::array<double, 3> skin{255, 217, 189}, iris{47, 99, 201}, blush{255, 177, 173};
+        const double eyes = ghostOnTheBack(front, back, iris, 60, skin, 0.0, 0.45);
+        const double blushes = ghostOnTheBack(front, back, blush, 20, skin, 0.0, 0.45);
+        qInfo("from behind, the eyes' places are %.1f and the blush's %.1f from the skin", eyes, blushes);
+        QVERIFY2(eyes < 40, qPrintable(QString::number(eyes)));  // the mirrored, softened front: 107
+        QVERIFY2(blushes < 12, qPrintable(QString::number(blushes)));
+        // The star on the two-tone shield: each of its places from behind has the colour of the
+        // shield's half it lies in, not a blend of both halves in the star's shape.
+        const double star = starOnTheBack(front, back);
+        qInfo("from behind, the shield's star is %.1f from the half it lies in", star);
+        QVERIFY2(star < 8, qPrintable(QString::number(star)));
         // Large regions keep their colour on the back.
         const std::array<double, 3> plume{229, 72, 77}, tunic{63, 111, 214};
         const int frontRed = countColour(front, plume, 0.0, 0.3), backRed = countColour(back, plume, 0.0, 0.3);

@@ -4,79 +4,11 @@
 #include <cmath>
 
 #include "engine/core/image_tensor.h"
-#include "engine/core/regions.h"
+#include "engine/pipelines/character/back_paint.h"
 
 namespace stageload {
 
 namespace F = torch::nn::functional;
-
-namespace {
-
-// Regions of the front under this share of the subject are features the back does not repeat:
-// on the knight the eyes, mouth and emblems go, the hair, arms and plume stay.
-constexpr double kFeatureShare = 0.015;
-// ... and at least this share of the picture's long side inside the silhouette.
-constexpr double kFeatureDepth = 0.02;
-
-// The back's colours: the front's small features (eyes, a mouth, an emblem, their outlines)
-// painted over by the colour around them; large colour regions, with their shading, kept. A
-// region is what a flood fill reaches stepping between neighbours whose colours differ by less
-// than `step` in every channel: smooth shading stays in its region, an outline or an eye's edge
-// separates. A region under `minShare` of the subject's pixels and away from the silhouette's
-// edge is a feature, and push-pull fills it from the subject around it.
-torch::Tensor paintOverFeatures(const torch::Tensor& image, const torch::Tensor& subject, double minShare) {
-    constexpr float step = 0.08f;
-    // Regions are found at one working size whatever the atlas size: upscaled, an edge spreads
-    // over more pixels in smaller steps and would join what it separates.
-    constexpr double kWorkLong = 512.0;
-    const auto h = image.size(1), w = image.size(2);
-    const double scale = std::min(1.0, kWorkLong / static_cast<double>(std::max(h, w)));
-    const auto sh = std::max<std::int64_t>(1, std::llround(h * scale));
-    const auto sw = std::max<std::int64_t>(1, std::llround(w * scale));
-    const auto small = resizeTensor(image, sh, sw);
-    const auto pixels = small.to(torch::kCPU, torch::kFloat32).permute({1, 2, 0}).contiguous();
-    const auto* c = pixels.data_ptr<float>();
-    const auto near = [c](std::int64_t p, std::int64_t q) {
-        return std::abs(c[3 * p] - c[3 * q]) < step && std::abs(c[3 * p + 1] - c[3 * q + 1]) < step &&
-               std::abs(c[3 * p + 2] - c[3 * q + 2]) < step;
-    };
-    const auto regions = labelRegions(sh, sw, [](std::int64_t) { return true; }, near);
-    const auto inside = (resizeTensor(subject.to(torch::kFloat32), sh, sw) > 0.5f).to(torch::kCPU).contiguous();
-    const auto* in = inside.data_ptr<bool>();
-    // A feature lies well inside the figure (an eye in a face, an emblem on a shield); a small
-    // region at the silhouette's edge is a part seen from behind too (a hand round a haft, the
-    // ball of an antenna). "Inside" counts from the silhouette: holes in the subject (a
-    // highlight the cut-out left out) do not make an eye an edge.
-    const auto outside = labelRegions(sh, sw, [in](std::int64_t p) { return !in[p]; });
-    const auto open = touchingBorder(outside, sh, sw);
-    auto silhouette = torch::empty({sh, sw}, torch::kFloat32);
-    auto* sil = silhouette.data_ptr<float>();
-    for (std::int64_t i = 0; i < sh * sw; ++i) sil[i] = open[outside.labels[i]] ? 0.0f : 1.0f;
-    const auto depth = std::max<std::int64_t>(3, std::llround(kFeatureDepth * static_cast<double>(std::max(sh, sw))));
-    const auto deep = (-F::max_pool2d(-silhouette.view({1, 1, sh, sw}),
-                                      F::MaxPool2dFuncOptions(2 * depth + 1).stride(1).padding(depth)))
-                          .view({sh, sw})
-                          .gt(0.5f)
-                          .contiguous();
-    const auto* dp = deep.data_ptr<bool>();
-    std::vector<char> atEdge(regions.sizes.size(), 0);
-    for (std::int64_t i = 0; i < sh * sw; ++i)
-        if (!dp[i]) atEdge[regions.labels[i]] = 1;
-    const double limit = minShare * static_cast<double>(inside.sum().item<std::int64_t>());
-    auto keep = torch::empty({sh, sw}, torch::kFloat32);
-    auto* k = keep.data_ptr<float>();
-    for (std::int64_t i = 0; i < sh * sw; ++i) {
-        const auto id = regions.labels[i];
-        k[i] = in[i] && (static_cast<double>(regions.sizes[id]) >= limit || atEdge[id]) ? 1.0f : 0.0f;
-    }
-    // The fill is smooth by nature: push-pull at the working size, then the features take it
-    // and everything else keeps its own pixels at full size.
-    keep = keep.to(image.device());
-    const auto fill = resizeTensor(pushPullFill(small, keep), h, w);
-    return torch::where(resizeTensor(keep, h, w) > 0.5f, image, fill);
-}
-
-}  // namespace
 
 AtlasLayout planAtlas(std::int64_t width, std::int64_t height, std::int64_t size) {
     AtlasLayout l;
@@ -133,7 +65,7 @@ torch::Tensor TextureBakerImpl::bake(const torch::Tensor& rgbIn, const torch::Te
     // the head shows no eyes), a little darker, with a faint grain so it does not look
     // airbrushed.
     const auto subject = resizeTensor(solid, h, w) >= 0.5;
-    auto painted = gaussianBlur(paintOverFeatures(front, subject.to(torch::kFloat32), kFeatureShare).flip({2}), 1.5);
+    auto painted = gaussianBlur(paintOverFeatures(front, subject.to(torch::kFloat32)).flip({2}), 1.5);
     auto grain = torch::randn({1, h, w}).to(atlas_.device()) * 0.012;
     auto back = (painted * 0.9 + grain).clamp(0, 1);
 

@@ -1,0 +1,18 @@
+#pragma once
+// The back of a character made up from its front: the front's small features (eyes, a mouth, a
+// blush, an emblem, their outlines) painted over by the colour around them; large colour regions,
+// their shading and the small parts at the silhouette's edge (a hand round a haft) kept.
+//
+//   const auto back = stageload::paintOverFeatures(front, subject).flip({2});
+//
+// Pure; runs on the tensors' device, finds regions on the CPU.
+
+#include <torch/torch.h>
+
+namespace stageload {
+
+/// `image` [3,h,w] in 0..1, `subject` [h,w] (1 inside the figure). Returns `image` with its
+/// features painted over, [3,h,w].
+torch::Tensor paintOverFeatures(const torch::Tensor& image, const torch::Tensor& subject);
+
+}  // namespace stageload
