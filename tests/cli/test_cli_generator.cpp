@@ -3,6 +3,8 @@
 // guard stops (exit 3), each bad case with its message and code, and the built-in pipeline run
 // as a child process writing the same bytes as `stageload run`.
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -78,6 +80,25 @@ private slots:
         QCOMPARE(third.code, 0);
         QVERIFY2(third.err.contains("[guard] need ") && third.err.contains("from 2 earlier runs"),
                  qPrintable(third.err));
+
+        // `stageload forecast` judges from the same runs: a run like them fits; one a million
+        // times larger does not, and names how much to free.
+        const auto forecast = [&](const QString& mb, const QStringList& more) {
+            return stageload(QStringList{"forecast", picture(), "--generator", file, "--param", "mb=" + mb,
+                                         "--history", dir_.filePath("need")} + more);
+        };
+        const Result fits = forecast("50", {});
+        QCOMPARE(fits.code, 0);
+        QVERIFY2(fits.out.contains("from 3 earlier runs") && fits.out.contains("\nfits: needs about "),
+                 qPrintable(fits.out));
+        const Result huge = forecast("50000000", {"--json"});
+        QCOMPARE(huge.code, 0);
+        const auto verdict = QJsonDocument::fromJson(huge.out.toUtf8()).object().value("verdict").toObject();
+        QCOMPARE(verdict.value("fit").toString(), QString("will not fit"));
+        QVERIFY2(verdict.value("text").toString().startsWith("will not fit: needs about ") &&
+                     verdict.value("text").toString().contains(": free about "),
+                 qPrintable(huge.out));
+        QVERIFY(verdict.value("need_with_margin").toDouble() > verdict.value("need").toDouble());
     }
 
     void aGeneratorRunKeepsItsMeshAndPrintsItsStages() {

@@ -1,13 +1,18 @@
 // Forecasts from earlier traces: fitted across a size, matched on choices, stopped stages left
-// out, what the keys are made of, and reading a history folder.
+// out, what the keys are made of, reading a history folder; and the verdict on whether a run
+// fits, with the programs to close and a smaller setting.
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+
+#include <unistd.h>
 
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "engine/base/event.h"
 #include "guard/forecast/forecast.h"
+#include "guard/forecast/verdict.h"
 #include "guard/trace/summary.h"
 
 using namespace stageload;
@@ -135,6 +140,81 @@ private slots:
         QCOMPARE(generator.choices.at("param:load"), std::string("eager"));
         // The Python stageload's start line says "mode".
         QCOMPARE(runKeyOf({{"pipeline", "1024_cascade"}, {"mode", "eager"}}).choices.at("load"), std::string("eager"));
+    }
+
+    // 1000 MiB per GiB of scale in texture: 2000 MiB forecast at scale 2.
+    void theVerdictSaysFitsTightOrWillNotFit() {
+        const std::vector<RunPoint> history = {point(cascade(1), {{"texture", 1000 * MiB}}),
+                                               point(cascade(3), {{"texture", 3000 * MiB}})};
+        const RunKey key = runKeyOf(cascade(2));
+        const Forecast f = forecastRun(history, key);
+        QCOMPARE(*f.peak(), 2000 * MiB);
+        QCOMPARE(needWithMargin(2000 * MiB), 2200 * MiB);
+
+        auto v = judgeFit(f, 3000 * MiB, {});
+        QCOMPARE(v.fit, Fit::Fits);
+        QCOMPARE(v.text, std::string("fits: needs about 1.95 GiB in texture, 2.93 GiB available"));
+        // The peak is there, the margin is not.
+        v = judgeFit(f, 2100 * MiB, {{"chrome", 900 * MiB, 12}});
+        QCOMPARE(v.fit, Fit::Tight);
+        QVERIFY2(v.text.find("less than the 10 % margin: close chrome (900.0 MiB)") != std::string::npos, v.text.c_str());
+        // Short by 1200 MiB (with the margin): chrome alone is enough, so only chrome is named;
+        // the smaller scale is offered beside it.
+        const std::vector<ProgramMemory> others = {{"chrome", 1500 * MiB, 12}, {"blender", 500 * MiB, 1}};
+        const auto smaller = smallerSettingThatFits(history, key, 1000 * MiB);
+        QCOMPARE(smaller, std::string("choose scale 0.5 (about 500.0 MiB)"));  // scale 1 needs 1100
+        v = judgeFit(f, 1000 * MiB, others, 0, smaller);
+        QCOMPARE(v.fit, Fit::WillNotFit);
+        QCOMPARE(v.text, std::string("will not fit: needs about 1.95 GiB in texture, 1000.0 MiB available: "
+                                     "close chrome (1.46 GiB), or choose scale 0.5 (about 500.0 MiB)"));
+        // Closing every program named would not be enough, and nothing smaller is known.
+        v = judgeFit(f, 100 * MiB, others);
+        QCOMPARE(v.fit, Fit::WillNotFit);
+        QVERIFY2(v.text.find(": free about 2.05 GiB (the largest other programs: chrome (1.46 GiB) and "
+                             "blender (500.0 MiB))") != std::string::npos, v.text.c_str());
+        // What the running process already holds is not needed again.
+        v = judgeFit(f, 1000 * MiB, {}, 1500 * MiB);
+        QCOMPARE(v.fit, Fit::Fits);
+        QCOMPARE(v.need, 500 * MiB);
+        // No earlier run: unknown, and said so.
+        v = judgeFit(forecastRun(history, runKeyOf(cascade(2, "eager"))), 1000 * MiB, others);
+        QCOMPARE(v.fit, Fit::Unknown);
+        QVERIFY2(v.text.rfind("unknown: no earlier run", 0) == 0, v.text.c_str());
+    }
+
+    void aSmallerSettingIsOfferedOnlyWhereTheHistoryFitsIt() {
+        // Runs at one scale only: their mean says nothing about another scale (2, 1 and 0.5
+        // are tried), but it is the forecast at that scale itself.
+        const std::vector<RunPoint> one = {point(cascade(3), {{"texture", 100 * MiB}})};
+        QCOMPARE(smallerSettingThatFits(one, runKeyOf(cascade(4)), 1000 * MiB), std::string());
+        QCOMPARE(smallerSettingThatFits(one, runKeyOf(cascade(6)), 1000 * MiB),
+                 std::string("choose scale 3 (about 100.0 MiB)"));
+        // Texture sizes step down to the next one the pipeline has.
+        const auto character = [](int texture) {
+            return nlohmann::json{{"pipeline", "character"}, {"load", "staged"}, {"texture_size", texture}};
+        };
+        const std::vector<RunPoint> history = {point(character(1024), {{"texture", 1000 * MiB}}),
+                                               point(character(4096), {{"texture", 7000 * MiB}})};
+        QCOMPARE(smallerSettingThatFits(history, runKeyOf(character(4096)), 3000 * MiB),
+                 std::string("choose texture 1024 (about 1000.0 MiB)"));  // 2048: 3000 MiB + margin
+        QCOMPARE(smallerSettingThatFits(history, runKeyOf(character(4096)), 500 * MiB), std::string());
+    }
+
+    void theLargestProgramsAreSummedByNameWithoutThisOne() {
+        const auto processes = listProcesses(false);
+        const auto all = largestPrograms(processes, {}, 1000, 0);
+        const auto self = std::find_if(processes.begin(), processes.end(),
+                                       [](const ProcessInfo& p) { return p.pid == ::getpid(); });
+        QVERIFY(self != processes.end());
+        const auto named = [&](const std::vector<ProgramMemory>& list) {
+            return std::find_if(list.begin(), list.end(), [&](const ProgramMemory& m) { return m.name == self->comm; });
+        };
+        QVERIFY(named(all) != all.end());
+        QVERIFY(named(all)->bytes > 0 && named(all)->processes >= 1);
+        QVERIFY(std::is_sorted(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; }));
+        const auto others = largestPrograms(processes, selfAndAncestors(processes), 1000, 0);
+        QVERIFY(named(others) == others.end());
+        QVERIFY(largestPrograms(processes, {}, 2, 0).size() <= 2);
     }
 
     void noEarlierRunSaysSo() {

@@ -11,9 +11,11 @@
 #include "engine/base/error.h"
 #include "engine/base/units.h"
 #include "guard/forecast/forecast.h"
+#include "guard/forecast/verdict.h"
 #include "guard/generator/generator_def.h"
 #include "guard/generator/generator_run.h"
 #include "guard/memory/system_memory.h"
+#include "guard/process/process_list.h"
 #include "guard/trace/summary.h"
 #include "ui/cli/commands.h"
 #include "ui/cli/run_flags.h"
@@ -87,12 +89,36 @@ int runForecast(const ForecastOptions& o) {
         memory = readSystemMemory();
     } catch (const Error&) {
     }
+    // The verdict: the run will be a new process, so it holds nothing yet.
+    std::optional<FitVerdict> verdict;
+    std::vector<ProgramMemory> others;
+    if (memory) {
+        try {
+            const auto processes = listProcesses(false);
+            others = largestPrograms(processes, selfAndAncestors(processes), 5);
+        } catch (const Error&) {
+        }
+        const auto smaller = f.peak() && memory->available < needWithMargin(*f.peak())
+                                 ? smallerSettingThatFits(history, key, memory->available)
+                                 : std::string();
+        verdict = judgeFit(f, memory->available, others, 0, smaller);
+    }
     if (o.json) {
         auto j = toJson(f);
         j["pipeline"] = key.pipeline;
         j["history_runs"] = history.size();
         j["skipped_files"] = skipped;
         j["available"] = memory ? nlohmann::ordered_json(memory->available) : nlohmann::ordered_json(nullptr);
+        if (verdict) {
+            auto programs = nlohmann::ordered_json::array();
+            for (const auto& p : others)
+                programs.push_back({{"name", p.name}, {"bytes", p.bytes}, {"processes", p.processes}});
+            j["verdict"] = {{"fit", fitName(verdict->fit)},
+                            {"text", verdict->text},
+                            {"need", verdict->need},
+                            {"need_with_margin", f.peak() ? needWithMargin(*f.peak()) : 0},
+                            {"largest_programs", programs}};
+        }
         std::printf("%s\n", j.dump(2).c_str());
         return 0;
     }
@@ -103,8 +129,15 @@ int runForecast(const ForecastOptions& o) {
                 history.size());
     if (skipped) std::printf(", %d files skipped", skipped);
     std::printf(")\n\n%s", formatForecast(f).c_str());
-    if (memory && f.peak())
-        std::printf("available now: %s GB\n", formatGb(memory->available).c_str());
+    if (verdict) {
+        std::printf("\n%s\n", verdict->text.c_str());
+        if (!others.empty()) {
+            std::string line = "largest other programs:";
+            for (std::size_t i = 0; i < others.size(); ++i)
+                line += (i ? ", " : " ") + others[i].name + " " + formatBytes(others[i].bytes);
+            std::printf("%s\n", line.c_str());
+        }
+    }
     return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "engine/base/units.h"
 #include "engine/media/mesh_files.h"
 #include "guard/forecast/forecast.h"
+#include "guard/forecast/verdict.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
 
@@ -65,7 +66,7 @@ std::optional<std::int64_t> forecastNeed(const GeneratorRunParams& p, const std:
                              "the run starts without it\n", p.def.name.c_str());
         return std::nullopt;
     }
-    const auto need = static_cast<std::int64_t>(double(*f.peak()) * 1.1);
+    const auto need = needWithMargin(*f.peak());
     std::fprintf(stderr, "[guard] need %s: the forecast peak (%s GB in %s, from %d earlier runs) + 10 %%\n",
                  formatBytes(need).c_str(), formatGb(f.peak()).c_str(), f.peakStage().c_str(), f.runs);
     return need;
