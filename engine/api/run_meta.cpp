@@ -1,8 +1,25 @@
 #include "engine/api/run_meta.h"
 
+#include <utility>
+
+#include "engine/base/error.h"
+#include "engine/base/units.h"
 #include "engine/media/image.h"
 
 namespace stageload {
+namespace {
+
+// The keys runMeta() writes (and "threads", which the app's records add), with their fields.
+constexpr std::pair<const char*, RunField> kMetaFields[] = {
+    {"pipeline", RunField::Pipeline},   {"load", RunField::Load},
+    {"seed", RunField::Seed},           {"texture_size", RunField::TextureSize},
+    {"triangles", RunField::Triangles}, {"height", RunField::Height},
+    {"thickness", RunField::Thickness}, {"min_part", RunField::MinPart},
+    {"remover", RunField::Remover},     {"device", RunField::Device},
+    {"threads", RunField::Threads},
+};
+
+}  // namespace
 
 void addPictureSize(nlohmann::json& meta, const std::filesystem::path& input) {
     if (const auto size = readImageSize(input)) {
@@ -25,6 +42,34 @@ nlohmann::json runMeta(const RunSettings& s, const std::filesystem::path& input)
             {"device", s.device}};
     addPictureSize(meta, input);
     return meta;
+}
+
+RunSettings runSettingsFromMeta(const nlohmann::json& meta, RunSettings base,
+                                std::vector<std::string>* ignored) {
+    if (!meta.is_object()) return base;
+    for (const auto& [key, field] : kMetaFields) {
+        const auto it = meta.find(key);
+        if (it == meta.end()) continue;
+        std::string text;
+        if (it->is_string())
+            text = it->get<std::string>();
+        else if (it->is_number_integer() || it->is_number_unsigned())
+            text = it->dump();
+        else if (it->is_number())
+            text = formatNumber(it->get<double>());
+        else
+            text = it->dump();
+        // One field at a time: a bad value leaves the others and base's value of its own.
+        RunSettings next = base;
+        try {
+            setSetting(next, field, text);
+            validate(next);
+            base = std::move(next);
+        } catch (const UsageError& e) {
+            if (ignored) ignored->push_back(std::string(key) + ": " + e.what());
+        }
+    }
+    return base;
 }
 
 }  // namespace stageload

@@ -4,10 +4,13 @@
 //
 //   mp.meta = stageload::runMeta(settings, "hero.png");
 //   mp.meta["tool"] = "stageload-studio";
+//   RunSettings again = stageload::runSettingsFromMeta(trace.start, RunSettings{});  // and back
 //
 // Pure and thread-safe.
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +21,12 @@ namespace stageload {
 /// {"pipeline", "load", "seed", "input", "texture_size", "triangles", "height", "thickness",
 /// "min_part", "remover", "device"} and the picture's size (addPictureSize()).
 nlohmann::json runMeta(const RunSettings& settings, const std::filesystem::path& input);
+
+/// The settings a start line of runMeta()'s (or a record with its keys, and "threads")
+/// describes, on top of `base`: each key that is there with a valid value is taken; the others
+/// keep `base`'s value and are named in `ignored` ("seed: not a whole number"), when given.
+RunSettings runSettingsFromMeta(const nlohmann::json& meta, RunSettings base,
+                                std::vector<std::string>* ignored = nullptr);
 
 /// Adds "picture_width" and "picture_height" (as stored) when `input` is a readable picture:
 /// the forecast fits memory across them.

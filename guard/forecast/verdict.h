@@ -54,7 +54,7 @@ const char* fitName(Fit fit);
 struct FitVerdict {
     Fit fit = Fit::Unknown;
     std::int64_t peak = 0;       ///< the forecast peak (0: unknown)
-    std::int64_t need = 0;       ///< what the run still needs: peak − held
+    std::int64_t need = 0;       ///< what the run still needs: peak − held (held: judgeFit())
     std::int64_t available = 0;  ///< available now
     std::string stage;           ///< the stage of the peak
     std::string text;            ///< one sentence, starting with fitName()

@@ -176,6 +176,8 @@ private slots:
         v = judgeFit(f, 1000 * MiB, {}, 1500 * MiB);
         QCOMPARE(v.fit, Fit::Fits);
         QCOMPARE(v.need, 500 * MiB);
+        QCOMPARE(v.text, std::string("fits: needs about 1.95 GiB in texture (1.46 GiB of it held already), "
+                                     "1000.0 MiB available"));
         // No earlier run: unknown, and said so.
         v = judgeFit(forecastRun(history, runKeyOf(cascade(2, "eager"))), 1000 * MiB, others);
         QCOMPARE(v.fit, Fit::Unknown);

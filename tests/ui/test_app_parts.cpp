@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "engine/api/run_meta.h"
 #include "engine/media/mesh_files.h"
 #include "guard/generator/generator_def.h"
 #include "ui/app/blender_launcher.h"
@@ -143,6 +144,32 @@ private slots:
         QVERIFY(toQImage(two).isNull());
     }
 
+    // An old run's settings come back from its record (the trace's start-line keys); a bad
+    // value keeps the current one and is named.
+    void aRunsSettingsComeBackFromItsRecord() {
+        RunSettings set;
+        set.seed = 77;
+        set.textureSize = 1024;
+        set.triangles = 12000;
+        set.mode = LoadMode::Eager;
+        set.thickness = 1.5;
+        auto meta = runMeta(set, "knight.png");
+        meta["threads"] = 2;
+        const RunSettings back = runSettingsFromMeta(meta, RunSettings{});
+        for (const auto& f : runFields())
+            if (f.field != RunField::Threads) QCOMPARE(settingText(back, f.field), settingText(set, f.field));
+        QCOMPARE(back.threads, 2);
+        meta["texture_size"] = 1000;  // not a size the pipeline has
+        meta["seed"] = "many";
+        std::vector<std::string> ignored;
+        const RunSettings partly = runSettingsFromMeta(meta, RunSettings{}, &ignored);
+        QCOMPARE(partly.textureSize, RunSettings{}.textureSize);
+        QCOMPARE(partly.seed, RunSettings{}.seed);
+        QCOMPARE(partly.triangles, 12000);
+        QCOMPARE(ignored.size(), std::size_t(2));
+        QVERIFY2(ignored[0].rfind("seed: ", 0) == 0, ignored[0].c_str());
+    }
+
     void historyPanelListsRuns() {
         HistoryPanel panel;
         RunRecord a;
@@ -152,16 +179,37 @@ private slots:
         a.status = RunRecord::statusDone();
         a.seconds = 6.25;
         a.triangles = 40000;
+        a.loadMode = QStringLiteral("staged");
+        a.settings = QJsonObject{{QStringLiteral("seed"), 9007199254740991.0}, {QStringLiteral("remover"), QStringLiteral("auto")}};
         RunRecord b = a;
         b.id = QStringLiteral("b");
         b.status = RunRecord::statusStopped();
         b.summary = QJsonObject{{QStringLiteral("stopped_at"), QStringLiteral("texture")}};
-        panel.setRecords({a, b});
-        QCOMPARE(panel.topLevelItemCount(), 2);
-        QCOMPARE(panel.topLevelItem(0)->text(3), QStringLiteral("done"));
-        QCOMPARE(panel.topLevelItem(1)->text(3), QStringLiteral("stopped in texture"));
-        QCOMPARE(panel.topLevelItem(0)->text(1), QStringLiteral("knight.png"));
-        QCOMPARE(panel.topLevelItem(0)->text(4), QStringLiteral("6.3"));
+        // A run that waited 30 s for the guard: its seconds are the trace's, its peak the summary's.
+        RunRecord c = a;
+        c.id = QStringLiteral("c");
+        c.seconds = 36.0;
+        c.summary = QJsonObject{{QStringLiteral("duration"), 6.0}, {QStringLiteral("peak_footprint"), 1.5 * (1 << 30)}};
+        panel.setRecords({a, b, c});
+        QCOMPARE(panel.topLevelItemCount(), 3);
+        const auto column = [&](const QString& header) {
+            for (int i = 0; i < panel.columnCount(); ++i)
+                if (panel.headerItem()->text(i) == header) return i;
+            qFatal("no column %s", qPrintable(header));
+            return -1;
+        };
+        const auto cell = [&](int row, const QString& header) { return panel.topLevelItem(row)->text(column(header)); };
+        QCOMPARE(cell(0, "Result"), QStringLiteral("done"));
+        QCOMPARE(cell(1, "Result"), QStringLiteral("stopped in texture"));
+        QCOMPARE(cell(0, "Picture"), QStringLiteral("knight.png"));
+        QCOMPARE(cell(0, "Mode"), QStringLiteral("staged"));
+        QCOMPARE(cell(0, "Seed"), QStringLiteral("9007199254740991"));
+        QCOMPARE(cell(0, "Remover"), QStringLiteral("auto"));
+        QCOMPARE(cell(0, "Seconds"), QStringLiteral("6.3"));
+        QCOMPARE(cell(0, "Peak (GiB)"), QString());
+        QCOMPARE(cell(2, "Seconds"), QStringLiteral("6.0"));
+        QVERIFY(panel.topLevelItem(2)->toolTip(column("Seconds")).contains(QStringLiteral("36.0 s")));
+        QCOMPARE(cell(2, "Peak (GiB)"), QStringLiteral("1.50"));
         panel.setCurrentItem(panel.topLevelItem(1));
         QCOMPARE(panel.selectedId(), QStringLiteral("b"));
     }

@@ -2,6 +2,7 @@
 // of stageWindows(), its peak table reproduces summarize() and the published table
 // (tests/data/traces/table.md), the live API gives what showTrace gives, ticks, series,
 // overlays, hover texts, and saving to PNG/SVG/PDF. Runs offscreen.
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -13,6 +14,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QWheelEvent>
 #include <QtTest>
@@ -279,6 +281,38 @@ private slots:
         QCOMPARE(live.tickCount(), recorded.tickCount());
     }
 
+    // The forecast is a stepped line over the stage bands; a stage whose footprint goes past
+    // its forecast by more than the margin is called out once, the others not at all.
+    void theForecastIsASteppedLineAndAStageOverItIsCalledOut() {
+        const auto windows = summarize(staged_).stages;
+        QVERIFY(windows.size() >= 3);
+        const auto largest = std::max_element(windows.begin(), windows.end(), [](const auto& a, const auto& b) {
+            return a.peakFootprint.value_or(0) < b.peakFootprint.value_or(0);
+        });
+        std::vector<std::pair<std::string, std::int64_t>> forecast;
+        for (const auto& w : windows)
+            if (w.peakFootprint) forecast.emplace_back(w.name, *w.peakFootprint / (&w == &*largest ? 2 : 1));
+        MemoryChart live;
+        QSignalSpy over(&live, &MemoryChart::overForecast);
+        live.beginRun("live");
+        live.setForecast(forecast);
+        replay(staged_, staged_.samples.size(), [&](const MemorySample& s) { live.appendSample(s); },
+               [&](const Event& e) { live.appendEvent(e); });
+        live.endRun();
+        QCOMPARE(over.count(), 1);
+        QCOMPARE(over.at(0).at(0).toString(), QString::fromStdString(largest->name));
+        QVERIFY(over.at(0).at(1).toDouble() > over.at(0).at(2).toDouble() * 1.1);
+        QCOMPARE(live.forecastPointCount(), 2 * static_cast<int>(forecast.size()));
+        // The line is in the legend while it is drawn; an old run shown drops the forecast.
+        bool inLegend = false;
+        for (int i = 0; i < live.plot()->legend->itemCount(); ++i)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(live.plot()->legend->item(i)))
+                inLegend = inLegend || item->plottable()->name() == QStringLiteral("forecast");
+        QVERIFY(inLegend);
+        live.showTrace(staged_, "staged-1");
+        QCOMPARE(live.forecastPointCount(), 0);
+    }
+
     void seriesPointCounts() {
         MemoryChart chart;
         chart.showTrace(staged_, "staged-1");
@@ -369,6 +403,42 @@ private slots:
         chart.clearOverlay();
         QCOMPARE(chart.overlayCount(), 0);
         QCOMPARE(chart.plot()->graphCount(), graphs);
+    }
+
+    // Overlays are removed one by one or all at once, each footprint in a colour of its own;
+    // a live run is followed on its own clock, not on the longest overlay's.
+    void overlaysAreRemovedAndALiveRunKeepsItsOwnAxis() {
+        MemoryChart chart;
+        chart.addOverlay(staged_, "staged-1");
+        chart.addOverlay(eager_, "eager-1");
+        QCOMPARE(chart.overlayLabels(), QStringList({"staged-1", "eager-1"}));
+        const auto footprintOf = [&](const QString& label) -> QCPGraph* {
+            for (int i = 0; i < chart.plot()->graphCount(); ++i)
+                if (chart.plot()->graph(i)->name() == "footprint — " + label) return chart.plot()->graph(i);
+            return nullptr;
+        };
+        QVERIFY(footprintOf("staged-1") && footprintOf("eager-1"));
+        QVERIFY(footprintOf("staged-1")->pen().color().rgb() != footprintOf("eager-1")->pen().color().rgb());
+        QCOMPARE(footprintOf("staged-1")->pen().color().rgb(), style::overlayFootprintColor(0).rgb());
+
+        const auto longest = std::max(staged_.samples.back().t, eager_.samples.back().t);
+        chart.beginRun("live");
+        for (std::size_t i = 0; i < 40; ++i) chart.appendSample(staged_.samples[i]);
+        chart.flush();
+        QVERIFY2(chart.plot()->xAxis->range().upper < staged_.samples[39].t * 1.05 + 1,
+                 qPrintable(QString::number(chart.plot()->xAxis->range().upper)));
+        chart.endRun();
+        QVERIFY(chart.plot()->xAxis->range().upper >= longest);
+
+        // The first removed, the other takes its place and its pens.
+        chart.removeOverlay(0);
+        QCOMPARE(chart.overlayLabels(), QStringList({"eager-1"}));
+        QVERIFY(footprintOf("staged-1") == nullptr);
+        QCOMPARE(footprintOf("eager-1")->pen().color().rgb(), style::overlayFootprintColor(0).rgb());
+        chart.removeOverlay(5);  // out of range: nothing
+        QCOMPARE(chart.overlayCount(), 1);
+        chart.clearOverlay();
+        QVERIFY(chart.overlayLabels().isEmpty());
     }
 
     void hoverNamesTicksAndReadsValues() {

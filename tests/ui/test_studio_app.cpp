@@ -21,6 +21,9 @@
 #include <QtTest>
 
 #include "engine/media/mesh_files.h"
+#include "guard/forecast/forecast.h"
+#include "ui/app/forecast_panel.h"
+#include "ui/app/history_panel.h"
 #include "ui/app/input_panel.h"
 #include "ui/app/main_window.h"
 #include "ui/app/settings_panel.h"
@@ -183,6 +186,52 @@ private slots:
                  outcome.mesh->triangleCount());
         QVERIFY(!w.exportMeshTo(out_.filePath(QStringLiteral("knight.fbx"))));
         QVERIFY(!w.exportMeshTo(out_.filePath(QStringLiteral("no/such/folder/knight.glb"))));
+    }
+
+    // Before Generate the panel says whether the run will fit, from the runs in the history;
+    // with "Wait until the forecast fits" a run that will not fit is held back by the guard.
+    void theForecastIsShownBeforeGenerateAndTheGuardWaitsForIt() {
+        MainWindow w;
+        QVERIFY(showForRuns(w));
+        auto* forecast = w.forecastPanel();
+        QVERIFY(w.openPicture(kSamples + QStringLiteral("/knight_alpha.png")));
+        QVERIFY(!forecast->verdictLabel()->text().isEmpty());
+        auto* seed = static_cast<QDoubleSpinBox*>(w.settingsPanel()->field(RunField::Seed));
+        seed->setValue(4242);
+        const auto first = generateAndWait(w);
+        QVERIFY2(first.end == RunEnd::Done, qPrintable(first.message));
+        // Opened from the history, the run brings its settings back into the panel.
+        seed->setValue(5);
+        emit w.findChild<HistoryPanel*>()->openRequested(RunHistory().list().first().id);
+        QCOMPARE(seed->value(), 4242.0);
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("seed 4242")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        // The forecast now rests on that run (at least), and on this machine it fits.
+        QVERIFY(forecast->forecast().peak().has_value());
+        QVERIFY(forecast->forecast().runs >= 1);
+        QCOMPARE(forecast->verdict().fit, Fit::Fits);
+        QVERIFY2(forecast->verdictLabel()->text().startsWith(QStringLiteral("Fits: needs about ")),
+                 qPrintable(forecast->verdictLabel()->text()));
+        QVERIFY2(forecast->stagesLabel()->text().contains(QStringLiteral("<b>")),
+                 qPrintable(forecast->stagesLabel()->text()));  // the peak's stage stands out
+        // Runs like it that needed far more than any machine has: the verdict says so ...
+        auto points = readRunPoints({RunHistory().list().first().trace.toStdString()});
+        QCOMPARE(points.size(), std::size_t(1));
+        for (auto& [stage, peak] : points[0].stagePeaks) peak *= 100000;
+        forecast->addRun(points[0]);
+        forecast->addRun(points[0]);
+        QCOMPARE(forecast->verdict().fit, Fit::WillNotFit);
+        QVERIFY2(forecast->verdictLabel()->text().startsWith(QStringLiteral("Will not fit: needs about ")),
+                 qPrintable(forecast->verdictLabel()->text()));
+        // ... and the guard, told to wait for the forecast, does not start the run.
+        GuardParams impatient = roomyGuard();
+        impatient.startTimeout = 1;
+        w.guardPanel()->setParams(impatient, true);
+        forecast->setWaitForFit(true);
+        const auto held = generateAndWait(w);
+        forecast->setWaitForFit(false);
+        QCOMPARE(held.end, RunEnd::Stopped);
+        QVERIFY2(held.message.contains(QStringLiteral("need")), qPrintable(held.message));
     }
 
     // What the run wants the artist to know is above the mesh and in the status bar, not only

@@ -3,13 +3,22 @@
 #include <QDesktopServices>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QJsonValue>
 #include <QMenu>
 #include <QUrl>
 
 namespace stageload::studio {
 namespace {
 
-enum Column { When, Picture, Mode, Status, Seconds, Triangles, ColumnCount };
+enum Column { When, Picture, Mode, Seed, Remover, Status, Seconds, Peak, Triangles, ColumnCount };
+
+// A setting the run recorded, as text ("" when it did not record it).
+QString settingText(const RunRecord& r, const char* key) {
+    const QJsonValue v = r.settings.value(QLatin1String(key));
+    if (v.isString()) return v.toString();
+    if (v.isDouble()) return QString::number(v.toDouble(), 'g', 16);
+    return {};
+}
 
 // "stopped in texture" for a run stopped by the guard (the trace's summary says where);
 // otherwise the status word.
@@ -26,7 +35,10 @@ QString resultText(const RunRecord& r) {
 HistoryPanel::HistoryPanel(QWidget* parent) : QTreeWidget(parent) {
     setObjectName(QStringLiteral("history"));
     setColumnCount(ColumnCount);
-    setHeaderLabels({tr("When"), tr("Picture"), tr("Mode"), tr("Result"), tr("Seconds"), tr("Triangles")});
+    setHeaderLabels({tr("When"), tr("Picture"), tr("Mode"), tr("Seed"), tr("Remover"), tr("Result"),
+                     tr("Seconds"), tr("Peak (GiB)"), tr("Triangles")});
+    headerItem()->setToolTip(Seconds, tr("The run itself, from its trace: the guard's wait before it is not counted"));
+    headerItem()->setToolTip(Peak, tr("The run's largest footprint"));
     setRootIsDecorated(false);
     setUniformRowHeights(true);
     setAlternatingRowColors(true);
@@ -49,7 +61,16 @@ void HistoryPanel::setRecords(const QList<RunRecord>& records) {
         item->setText(Mode, r.loadMode);
         item->setText(Status, resultText(r));
         item->setToolTip(Status, r.message);
-        item->setText(Seconds, r.seconds > 0 ? QString::number(r.seconds, 'f', 1) : QString());
+        item->setText(Seed, settingText(r, "seed"));
+        item->setText(Remover, settingText(r, "remover"));
+        // The trace starts when the guard lets the run start: its duration is the run's time.
+        const double ran = r.summary.value(QStringLiteral("duration")).toDouble(0.0);
+        const double seconds = ran > 0 ? ran : r.seconds;
+        item->setText(Seconds, seconds > 0 ? QString::number(seconds, 'f', 1) : QString());
+        if (ran > 0 && r.seconds > ran + 0.5)
+            item->setToolTip(Seconds, tr("%1 s with the guard's wait").arg(r.seconds, 0, 'f', 1));
+        const double peak = r.summary.value(QStringLiteral("peak_footprint")).toDouble(0.0);
+        item->setText(Peak, peak > 0 ? QString::number(peak / double(1 << 30), 'f', 2) : QString());
         item->setText(Triangles, r.triangles > 0 ? QLocale().toString(r.triangles) : QString());
         if (r.status == RunRecord::statusFailed() || r.status == RunRecord::statusStopped())
             item->setForeground(Status, QColor(0xd9, 0x53, 0x4f));

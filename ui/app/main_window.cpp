@@ -20,9 +20,14 @@
 #include <QVBoxLayout>
 
 #include "engine/api/run_meta.h"
+#include "engine/base/units.h"
 #include "engine/pipelines/character/character_run.h"
+#include "guard/forecast/forecast.h"
 #include "guard/generator/generator_run.h"
+#include "guard/memory/process_memory.h"
+#include "guard/trace/trace_reader.h"
 #include "ui/app/blender_launcher.h"
+#include "ui/app/forecast_panel.h"
 #include "ui/app/history_panel.h"
 #include "ui/app/input_panel.h"
 #include "ui/app/log_pane.h"
@@ -61,6 +66,18 @@ QJsonObject settingsJson(const StudioSettings& s, const QString& input) {
     return json;
 }
 
+// The start line the run would write, so its forecast key is made the way the history's were.
+nlohmann::json plannedMeta(const StudioSettings& s, const GeneratorDef* generator, const QString& input) {
+    if (!generator) return runMeta(s.run, input.toStdString());
+    GeneratorValues values;
+    values.input = input.toStdString();
+    values.seed = s.run.seed;
+    values.textureSize = s.run.textureSize;
+    auto meta = generatorTraceMeta(*generator, values);
+    if (!input.isEmpty()) addPictureSize(meta, values.input);
+    return meta;
+}
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), blender_(blenderExecutable()) {
@@ -78,6 +95,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), blender_(blenderE
     for (const auto& w : ignored) spdlog::warn("settings: {}", w.toStdString());
     QStringList broken;
     refreshHistory(&broken);
+    forecastPanel_->setHistory(readRunPoints({history_.root().toStdString()}));
+    forecastPanel_->setWaitForFit(settings_.waitForForecast);
+    forecastPanel_->setGuardEnabled(settings_.guardEnabled);
+    updateForecast();
     for (const auto& w : broken) spdlog::warn("history: {}", w.toStdString());
 
     reloadGenerators();
@@ -95,6 +116,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), blender_(blenderE
 
     tick_.setInterval(1000);
     connect(&tick_, &QTimer::timeout, this, &MainWindow::updateProgress);
+    memoryTick_.setInterval(3000);
+    connect(&memoryTick_, &QTimer::timeout, forecastPanel_, &ForecastPanel::refreshMemory);
+    memoryTick_.start();
     updateActions();
     statusBar()->showMessage(tr("Open a picture (Ctrl+O) or drop one on the window"));
 }
@@ -104,6 +128,10 @@ MainWindow::~MainWindow() = default;
 void MainWindow::arrangeFirstLayout() {
     const int strip = std::max(120, height() / 6);
     resizeDocks({logDock_, historyDock_}, {strip, strip}, Qt::Vertical);
+    // The settings over the forecast and the guard, half and half, a third of the width.
+    resizeDocks({inputDock_, guardDock_}, {height() / 2, height() / 2}, Qt::Vertical);
+    const int side = std::clamp(width() / 3, 380, 520);
+    resizeDocks({inputDock_, guardDock_}, {side, side}, Qt::Horizontal);
     // Half and half once the window is laid out (before, the splitter has only its minimum).
     QTimer::singleShot(0, this, [this] {
         const int h = viewSplit_->height() - viewSplit_->handleWidth();
@@ -130,6 +158,9 @@ void MainWindow::buildLayout() {
     leftLayout->addWidget(inputPanel_);
     leftLayout->addWidget(settingsPanel_);
     leftLayout->addStretch(1);
+    connect(settingsPanel_, &SettingsPanel::edited, this, &MainWindow::updateForecast);
+    connect(forecastPanel_, &ForecastPanel::waitForFitToggled, this,
+            [this](bool wait) { settings_.waitForForecast = wait; });
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(left);
     scroll->setWidgetResizable(true);
@@ -141,15 +172,31 @@ void MainWindow::buildLayout() {
         addDockWidget(area, d);
         return d;
     };
-    dock(tr("Picture and settings"), "inputDock", scroll, Qt::LeftDockWidgetArea);
-    guardPanel_ = new GuardPanel(this);
-    dock(tr("Guard"), "guardDock", guardPanel_, Qt::LeftDockWidgetArea);
+    inputDock_ = dock(tr("Picture and settings"), "inputDock", scroll, Qt::LeftDockWidgetArea);
+    // The forecast answers "will it fit?" where the guard that acts on it is.
+    auto* memory = new QWidget(this);
+    auto* memoryLayout = new QVBoxLayout(memory);
+    forecastPanel_ = new ForecastPanel(memory);
+    guardPanel_ = new GuardPanel(memory);
+    memoryLayout->addWidget(forecastPanel_);
+    memoryLayout->addWidget(guardPanel_, 1);
+    auto* memoryScroll = new QScrollArea(this);
+    memoryScroll->setWidget(memory);
+    memoryScroll->setWidgetResizable(true);
+    guardDock_ = dock(tr("Forecast and guard"), "guardDock", memoryScroll, Qt::LeftDockWidgetArea);
     logPane_ = new LogPane(this);
     logDock_ = dock(tr("Log"), "logDock", logPane_, Qt::BottomDockWidgetArea);
     historyPanel_ = new HistoryPanel(this);
     historyDock_ = dock(tr("History"), "historyDock", historyPanel_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(logDock_, historyDock_);
     logDock_->raise();
+    connect(chart_, &MemoryChart::overForecast, this, [this](const QString& stage, double footprint, double forecast) {
+        const QString text = tr("%1 needs more than forecast: %2, forecast %3").arg(
+            stage, QString::fromStdString(formatBytes(static_cast<std::int64_t>(footprint))),
+            QString::fromStdString(formatBytes(static_cast<std::int64_t>(forecast))));
+        spdlog::warn("{}", text.toStdString());
+        statusBar()->showMessage(text, 15000);
+    });
     connect(historyPanel_, &HistoryPanel::openRequested, this, &MainWindow::openRun);
     connect(historyPanel_, &HistoryPanel::overlayRequested, this, &MainWindow::overlayRun);
     connect(historyPanel_, &HistoryPanel::deleteRequested, this, &MainWindow::deleteRun);
@@ -164,6 +211,7 @@ void MainWindow::buildLayout() {
     connect(guardPanel_, &GuardPanel::paramsEdited, this, [this] {
         if (auto p = guardPanel_->params()) settings_.guard = *p;
         settings_.guardEnabled = guardPanel_->guardEnabled();
+        forecastPanel_->setGuardEnabled(settings_.guardEnabled);
     });
 }
 
@@ -195,6 +243,7 @@ bool MainWindow::useGenerator(const QString& file) {
     StudioSettings s = currentSettings();
     s.generator = path;
     settingsPanel_->setSettings(s);
+    updateForecast();
     return true;
 }
 
@@ -216,6 +265,27 @@ void MainWindow::report(const QString& title, const QString& message) {
     if (!scripted_) QMessageBox::warning(this, title, message);
 }
 
+void MainWindow::updateForecast() {
+    const StudioSettings s = currentSettings();
+    const GeneratorDef* generator = s.generator.isEmpty() ? nullptr : findGenerator(s.generator);
+    if (!s.generator.isEmpty() && !generator) {
+        forecastPanel_->setRun({}, 0);
+        return;
+    }
+    // A built-in run happens in this process: what the app holds now is part of its footprint.
+    std::int64_t held = 0;
+    if (!generator) try {
+            held = readFootprint();
+        } catch (const stageload::Error&) {
+        }
+    try {
+        forecastPanel_->setRun(runKeyOf(plannedMeta(s, generator, inputPanel_->picture())), held);
+    } catch (const stageload::Error& e) {
+        spdlog::warn("forecast: {}", e.what());  // an unreadable picture: said when it is opened
+        forecastPanel_->setRun({}, 0);
+    }
+}
+
 StudioSettings MainWindow::currentSettings() const {
     StudioSettings s = settings_;
     settingsPanel_->applyTo(s);
@@ -232,6 +302,7 @@ bool MainWindow::openPicture(const QString& path) {
     settings_.lastOpenDir = QFileInfo(path).absolutePath();
     updateRecentMenu();
     updateActions();
+    updateForecast();
     statusBar()->showMessage(tr("Press Generate (Ctrl+Return) to make the mesh"));
     return true;
 }
@@ -252,6 +323,15 @@ bool MainWindow::generate() {
             return false;
         }
         s.guard = *params;
+        // Wait for the forecast too: the larger of the two needs.
+        if (forecastPanel_->waitForFit()) {
+            updateForecast();
+            if (const auto need = forecastPanel_->need()) {
+                s.guard.need = std::max(s.guard.need.value_or(0), *need);
+                spdlog::info("the guard waits for {} available: {}", formatBytes(*s.guard.need),
+                             forecastPanel_->verdict().text);
+            }
+        }
     }
     settings_ = s;
 
@@ -300,6 +380,11 @@ bool MainWindow::generate() {
     inputPanel_->clearCutout();
     chart_->beginRun(tr("%1, %2").arg(QFileInfo(record.input).fileName(),
                                       generator ? record.pipeline : record.loadMode));
+    // The forecast as a stepped line, and a warning the moment a stage goes past it.
+    std::vector<std::pair<std::string, std::int64_t>> forecast;
+    for (const auto& stage : forecastPanel_->forecast().stages)
+        if (stage.peak) forecast.emplace_back(stage.stage, *stage.peak);
+    chart_->setForecast(std::move(forecast));
     stageIndex_ = -1;
     stage_.clear();
     percent_ = -1.0;
@@ -375,6 +460,12 @@ void MainWindow::onRunFinished(const GenerateOutcome& outcome) {
 
     if (running_) {
         RunRecord& r = *running_;
+        try {  // the next forecast learns from this run
+            if (const auto point = runPointOf(readTrace(r.trace.toStdString()), r.trace.toStdString()))
+                forecastPanel_->addRun(*point);
+        } catch (const stageload::Error& e) {
+            spdlog::warn("forecast: {}", e.what());
+        }
         r.status = toStatus(outcome.end);
         r.message = outcome.end == RunEnd::Done ? outcome.notices.join(QLatin1Char('\n')) : outcome.message;
         r.seconds = outcome.seconds;

@@ -37,6 +37,7 @@ class MeshPanel;
 
 namespace stageload::studio {
 
+class ForecastPanel;
 class InputPanel;
 class SettingsPanel;
 class GuardPanel;
@@ -58,7 +59,9 @@ public:
     bool openPicture(const QString& path);
     bool openMesh(const QString& path);
     bool openTrace(const QString& path);
-    bool overlayTrace(const QString& path);
+    /// Draws the run of trace `path` over the chart, labelled by its picture and mode (and
+    /// `when`, for a run of the history).
+    bool overlayTrace(const QString& path, const QString& when = {});
     /// Writes the mesh on show to `path` (.glb, or .obj with .mtl and .png beside it).
     bool exportMeshTo(const QString& path);
     /// Starts a run of the current picture; false (with a message) when it cannot start.
@@ -82,6 +85,7 @@ public:
     GuardPanel* guardPanel() const { return guardPanel_; }
     InputPanel* inputPanel() const { return inputPanel_; }
     SettingsPanel* settingsPanel() const { return settingsPanel_; }
+    ForecastPanel* forecastPanel() const { return forecastPanel_; }
     /// The file of the mesh on show (a run's output or an opened file), "" if none.
     QString currentMeshFile() const { return meshFile_; }
 
@@ -106,6 +110,8 @@ private:
     /// Lists the history once, shows it, and returns it (`broken`: runs that could not be read).
     QList<RunRecord> refreshHistory(QStringList* broken = nullptr);
     StudioSettings currentSettings() const;
+    /// Forecasts the run the picture and settings describe (again, after a change).
+    void updateForecast();
 
     void onStage(const QString& stage, int index, int count, bool begins);
     void onGuard(stageload::GuardState state, const QString& reason, double secondsInState);
@@ -135,6 +141,7 @@ private:
 
     InputPanel* inputPanel_ = nullptr;
     SettingsPanel* settingsPanel_ = nullptr;
+    ForecastPanel* forecastPanel_ = nullptr;
     GuardPanel* guardPanel_ = nullptr;
     HistoryPanel* historyPanel_ = nullptr;
     LogPane* logPane_ = nullptr;
@@ -144,6 +151,8 @@ private:
     QLabel* guardLabel_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QSplitter* viewSplit_ = nullptr;  ///< the 3D view above the chart
+    QDockWidget* inputDock_ = nullptr;
+    QDockWidget* guardDock_ = nullptr;
     QDockWidget* logDock_ = nullptr;
     QDockWidget* historyDock_ = nullptr;
 
@@ -155,6 +164,7 @@ private:
 
     // Progress and guard state between signals: ticks once a second.
     QTimer tick_;
+    QTimer memoryTick_;  ///< while idle: the forecast's verdict follows the memory available
     QStringList stages_;
     int stageIndex_ = -1;
     QString stage_;          ///< a generator's current stage (its stages are not known ahead)

@@ -10,6 +10,8 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -17,6 +19,7 @@
 #include <QToolBar>
 #include <QUrl>
 
+#include "engine/api/run_meta.h"
 #include "engine/media/mesh_files.h"
 #include "guard/trace/trace_reader.h"
 #include "ui/app/blender_launcher.h"
@@ -24,6 +27,7 @@
 #include "ui/app/history_panel.h"
 #include "ui/app/input_panel.h"
 #include "ui/app/main_window.h"
+#include "ui/app/settings_panel.h"
 #include "ui/chart/memory_chart.h"
 #include "ui/view/mesh_panel.h"
 
@@ -33,6 +37,23 @@ namespace {
 const QStringList kMeshSuffixes{"glb", "gltf", "obj"};
 
 QString suffixOf(const QString& path) { return QFileInfo(path).suffix().toLower(); }
+
+// What a run is called on the chart: its picture and load mode (or generator) from the trace's
+// start line, else the file's name ("trace.jsonl" says nothing: its folder's name then).
+QString runLabel(const Trace& trace, const QString& path) {
+    const auto& meta = trace.start;
+    const auto text = [&meta](const char* key) {
+        const auto it = meta.find(key);
+        return it != meta.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+    };
+    QString how = text("generator");
+    if (how.isEmpty()) how = text("load");
+    const QString input = QFileInfo(text("input")).fileName();
+    if (!input.isEmpty()) return how.isEmpty() ? input : input + QStringLiteral(", ") + how;
+    const QFileInfo file(path);
+    return file.fileName() == QLatin1String("trace.jsonl") ? file.dir().dirName() + QStringLiteral("/trace.jsonl")
+                                                            : file.fileName();
+}
 
 }  // namespace
 
@@ -97,6 +118,19 @@ void MainWindow::buildActions() {
 
     auto* view = menuBar()->addMenu(tr("&View"));
     for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    // Overlays come and go: one entry per overlaid run, listed when the menu opens.
+    auto* overlays = view->addMenu(tr("&Remove Overlay"));
+    connect(overlays, &QMenu::aboutToShow, this, [this, overlays] {
+        overlays->clear();
+        const QStringList labels = chart_->overlayLabels();
+        for (int i = 0; i < labels.size(); ++i)
+            overlays->addAction(labels[i], this, [this, i] { chart_->removeOverlay(i); });
+        if (labels.isEmpty()) overlays->addAction(tr("No overlay"))->setEnabled(false);
+        overlays->addSeparator();
+        overlays->addAction(tr("Remove &All Overlays"), this, [this] { chart_->clearOverlay(); })
+            ->setEnabled(!labels.isEmpty());
+    });
 
     auto* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
@@ -135,9 +169,16 @@ bool MainWindow::openTrace(const QString& path) {
     }
 }
 
-bool MainWindow::overlayTrace(const QString& path) {
+bool MainWindow::overlayTrace(const QString& path, const QString& when) {
     try {
-        chart_->addOverlay(readTrace(path.toStdString()), QFileInfo(path).fileName());
+        const Trace trace = readTrace(path.toStdString());
+        QString label = runLabel(trace, path);
+        if (!when.isEmpty()) label += QStringLiteral(", ") + when;
+        // Two overlays of the same picture and mode are told apart by their number.
+        const QStringList taken = chart_->overlayLabels();
+        const QString base = label;
+        for (int n = 2; taken.contains(label); ++n) label = base + QStringLiteral(" #%1").arg(n);
+        chart_->addOverlay(trace, label);
         return true;
     } catch (const stageload::Error& e) {
         report(tr("Cannot open the trace"), QString::fromStdString(e.what()));
@@ -171,12 +212,31 @@ void MainWindow::openRun(const QString& id) {
     }
     if (!r->trace.isEmpty() && QFileInfo::exists(r->trace)) openTrace(r->trace);
     if (!r->output.isEmpty() && QFileInfo::exists(r->output)) openMesh(r->output);
+    // Its settings in the panel: what it was run with is in view, and Generate runs it again.
+    StudioSettings s = currentSettings();
+    std::vector<std::string> ignored;
+    s.run = runSettingsFromMeta(
+        nlohmann::json::parse(QJsonDocument(r->settings).toJson().toStdString(), nullptr, false), s.run,
+        &ignored);
+    s.generator.clear();
+    for (const auto& g : generators_.generators)
+        if (QString::fromStdString(g.name) == r->pipeline) s.generator = QString::fromStdString(g.source.string());
+    settingsPanel_->setSettings(s);
+    for (const auto& why : ignored) spdlog::warn("the run's settings: {}", why);
+    updateForecast();
+    statusBar()->showMessage(
+        tr("The run of %1: %2, seed %3, texture %4, %5 triangles; its settings are in the panel (Generate runs it again)")
+            .arg(r->createdUtc.toLocalTime().toString(QStringLiteral("MMM d hh:mm")),
+                 s.generator.isEmpty() ? QString::fromUtf8(choiceName(s.run.mode).data()) : r->pipeline)
+            .arg(s.run.seed)
+            .arg(s.run.textureSize)
+            .arg(s.run.triangles));
 }
 
 void MainWindow::overlayRun(const QString& id) {
     const auto r = history_.load(id);
     if (r && QFileInfo::exists(r->trace))
-        overlayTrace(r->trace);
+        overlayTrace(r->trace, r->createdUtc.toLocalTime().toString(QStringLiteral("MMM d hh:mm")));
     else
         report(tr("Cannot overlay the run"), tr("The run %1 has no trace.").arg(id));
 }

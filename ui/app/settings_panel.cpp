@@ -124,6 +124,10 @@ SettingsPanel::SettingsPanel(const QStringList& devices, QWidget* parent) : QWid
         w->setObjectName(text(f.key));
         w->setToolTip(text(f.help));
         fields_[f.field] = w;
+        if (auto* box = qobject_cast<QComboBox*>(w))
+            connect(box, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
+        else if (auto* spin = qobject_cast<QAbstractSpinBox*>(w))
+            connect(spin, &QAbstractSpinBox::editingFinished, this, &SettingsPanel::edited);
         if (f.field != RunField::Seed) {
             form->addRow(text(f.label), w);
             continue;

@@ -9,6 +9,7 @@
 //   auto* panel = new SettingsPanel(availableDevices, this);
 //   panel->setSettings(settings);            // from QSettings at start
 //   panel->applyTo(settings);                // before Generate and when the app closes
+//   connect(panel, &SettingsPanel::edited, ...);  // the forecast follows the settings
 //
 // GUI thread only.
 
@@ -42,6 +43,10 @@ public:
     /// Marks the learned removers whose weights are not installed (again, after an install).
     void updateRemovers();
     QSpinBox* triangles() const;
+
+signals:
+    /// A choice was picked or a number entered (a spin box when editing finishes).
+    void edited();
 
 private:
     QWidget* makeField(const stageload::RunFieldInfo& info, const QStringList& devices);

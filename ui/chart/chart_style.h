@@ -1,9 +1,11 @@
 #pragma once
 // Colours and sizes of the memory chart, in one place (internal to ui/chart).
 //
-//   graph->setPen(chart::style::seriesPen(chart::Series::Footprint, /*overlay=*/false));
+//   graph->setPen(chart::style::seriesPen(chart::Series::Footprint));        // the primary run
+//   graph->setPen(chart::style::seriesPen(chart::Series::Footprint, 0));     // the first overlay
 //
-// Series keep their colour across runs; an overlaid run is drawn dashed and lighter. Pure
+// Series keep their colour across runs; an overlaid run is drawn dashed and lighter, its
+// footprint in a colour of its own. Pure
 // functions, thread-safe (they only build values).
 
 #include <array>
@@ -63,13 +65,27 @@ inline QString seriesName(Series s) {
     return {};
 }
 
-inline QPen seriesPen(Series s, bool overlay) {
-    QColor c = seriesColor(s);
+/// The run a pen is for: the primary one, or overlay 0, 1, 2 ...
+inline constexpr int kPrimaryRun = -1;
+
+/// An overlaid run's footprint colour: each overlay its own (orange, teal, magenta, brown,
+/// grey, then again), all unlike the primary run's blue.
+inline QColor overlayFootprintColor(int overlay) {
+    static const QColor palette[] = {QColor(0xef, 0x6c, 0x00), QColor(0x00, 0x89, 0x7b),
+                                     QColor(0xad, 0x14, 0x57), QColor(0x6d, 0x4c, 0x41),
+                                     QColor(0x54, 0x6e, 0x7a)};
+    return palette[overlay % 5];
+}
+
+/// The primary run solid; overlay `n` dashed, with a dash pattern and footprint colour of its own.
+inline QPen seriesPen(Series s, int run = kPrimaryRun) {
     const double width = s == Series::Footprint ? 2.6 : 1.4;
-    if (!overlay) return QPen(c, width);
-    c.setAlpha(170);
+    if (run == kPrimaryRun) return QPen(seriesColor(s), width);
+    QColor c = s == Series::Footprint ? overlayFootprintColor(run) : seriesColor(s);
+    c.setAlpha(190);
     QPen pen(c, s == Series::Footprint ? 2.0 : 1.2);
-    pen.setStyle(Qt::DashLine);
+    static const Qt::PenStyle dashes[] = {Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+    pen.setStyle(dashes[run % 4]);
     return pen;
 }
 

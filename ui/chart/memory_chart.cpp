@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include "engine/base/units.h"
+#include "guard/forecast/verdict.h"
 #include "ui/chart/chart_export.h"
 #include "ui/chart/run_graphs.h"
 #include "ui/chart/stage_peak_table.h"
@@ -51,7 +52,7 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     layout->addWidget(splitter_);
 
     setupPlot();
-    graphs_ = std::make_unique<RunGraphs>(plot_, QString(), false);
+    graphs_ = std::make_unique<RunGraphs>(plot_, QString(), style::kPrimaryRun);
 
     refreshTimer_.setSingleShot(true);
     refreshTimer_.setInterval(kReplotMs);
@@ -106,6 +107,12 @@ void MemoryChart::setupPlot() {
     bandItem_ = new StageBandItem(plot_, plot_->xAxis);  // the plot owns its items
     bandItem_->setLayer(QStringLiteral("bands"));
 
+    forecastGraph_ = plot_->addGraph();
+    forecastGraph_->setName(tr("forecast"));
+    forecastGraph_->setPen(QPen(QColor(0x6d, 0x4c, 0x41), 1.5, Qt::DashDotLine));
+    forecastGraph_->setLineStyle(QCPGraph::lsLine);
+    forecastGraph_->removeFromLegend();
+
     cursor_ = new QCPItemStraightLine(plot_);
     cursor_->setLayer(QStringLiteral("cursor"));
     cursor_->setPen(QPen(QColor(0x26, 0x32, 0x38, 140), 1, Qt::DashLine));
@@ -155,8 +162,10 @@ void MemoryChart::clearPrimary(const QString& label) {
     }
     stops_.clear();
     label_ = label;
+    liveStage_.clear();
+    overStages_.clear();
     run_.clear();
-    graphs_ = std::make_unique<RunGraphs>(plot_, label, false);
+    graphs_ = std::make_unique<RunGraphs>(plot_, label, style::kPrimaryRun);
     bandItem_->setBands({});
     table_->clearRows();
     shownRevision_ = run_.revision();
@@ -174,11 +183,13 @@ void MemoryChart::beginRun(const QString& label) {
 void MemoryChart::appendSample(const MemorySample& sample) {
     run_.append(sample);
     graphs_->append(sample);
+    checkForecast(sample);
     scheduleRefresh();
 }
 
 void MemoryChart::appendEvent(const Event& event) {
     run_.append(event);
+    if (event.kind == EventKind::Stage) liveStage_ = event.name;
     addTick(event);
     addStop(event);
     scheduleRefresh();
@@ -192,6 +203,7 @@ void MemoryChart::endRun() {
 
 void MemoryChart::showTrace(const Trace& trace, const QString& label) {
     clearPrimary(label);
+    forecast_.clear();
     live_ = false;
     run_.reset(trace);
     graphs_->setData(run_);
@@ -204,7 +216,8 @@ void MemoryChart::showTrace(const Trace& trace, const QString& label) {
 }
 
 void MemoryChart::addOverlay(const Trace& trace, const QString& label) {
-    Overlay overlay{RunData(trace), std::make_unique<RunGraphs>(plot_, label, true)};
+    Overlay overlay{RunData(trace),
+                    std::make_unique<RunGraphs>(plot_, label, static_cast<int>(overlays_.size()))};
     overlay.graphs->setData(overlay.run);
     overlay.graphs->updateVisibility(overlay.run);
     overlays_.push_back(std::move(overlay));
@@ -216,6 +229,20 @@ void MemoryChart::clearOverlay() {
     overlays_.clear();
     updateTitle();
     resetView();
+}
+
+void MemoryChart::removeOverlay(int index) {
+    if (index < 0 || index >= overlayCount()) return;
+    overlays_.erase(overlays_.begin() + index);
+    for (std::size_t i = 0; i < overlays_.size(); ++i) overlays_[i].graphs->setRun(static_cast<int>(i));
+    updateTitle();
+    resetView();
+}
+
+QStringList MemoryChart::overlayLabels() const {
+    QStringList labels;
+    for (const auto& o : overlays_) labels << o.graphs->label();
+    return labels;
 }
 
 void MemoryChart::setTitle(const QString& title) {
@@ -332,6 +359,7 @@ void MemoryChart::refresh() {
             std::vector<ChartBand> bands = bandItem_->bands();
             if (!bands.empty()) bands.back().end = std::max(bands.back().end, run_.lastT());
             bandItem_->setBands(std::move(bands));
+            updateForecastLine();
             refreshTimer_.start(kReplotMs);
         }
     }
@@ -350,6 +378,7 @@ void MemoryChart::refreshSummary() {
     const bool empty = run_.samples().empty() && run_.events().empty();
     bandItem_->setBands(empty ? std::vector<ChartBand>{} : toBands(summary.stages));
     table_->setSummary(summary);
+    updateForecastLine();
     shownRevision_ = run_.revision();
     sinceSummary_.restart();
     emit summaryUpdated();
@@ -364,9 +393,49 @@ void MemoryChart::flush() {
     plot_->replot(QCustomPlot::rpImmediateRefresh);
 }
 
+void MemoryChart::setForecast(std::vector<std::pair<std::string, std::int64_t>> stagePeaks) {
+    forecast_ = std::move(stagePeaks);
+    overStages_.clear();
+    updateForecastLine();
+    legendDirty_ = true;
+    scheduleRefresh();
+}
+
+int MemoryChart::forecastPointCount() const { return forecastGraph_->dataCount(); }
+
+void MemoryChart::updateForecastLine() {
+    QVector<double> t, gib;
+    forecastTop_ = 0;
+    for (const auto& band : bandItem_->bands()) {
+        const auto it = std::find_if(forecast_.begin(), forecast_.end(),
+                                     [&](const auto& f) { return QString::fromStdString(f.first) == band.name; });
+        if (it == forecast_.end()) continue;
+        const double y = static_cast<double>(it->second) / kGiB;
+        t << band.start << std::max(band.end, band.start);
+        gib << y << y;
+        forecastTop_ = std::max(forecastTop_, static_cast<double>(it->second));
+    }
+    forecastGraph_->setData(t, gib, true);
+    if (forecastGraph_->visible() != !t.isEmpty()) legendDirty_ = true;
+    forecastGraph_->setVisible(!t.isEmpty());
+}
+
+void MemoryChart::checkForecast(const MemorySample& sample) {
+    if (forecast_.empty() || liveStage_.empty()) return;
+    if (std::find(overStages_.begin(), overStages_.end(), liveStage_) != overStages_.end()) return;
+    const auto it = std::find_if(forecast_.begin(), forecast_.end(),
+                                 [&](const auto& f) { return f.first == liveStage_; });
+    if (it == forecast_.end() || it->second <= 0) return;
+    if (sample.footprint <= needWithMargin(it->second)) return;
+    overStages_.push_back(liveStage_);
+    emit overForecast(QString::fromStdString(liveStage_), static_cast<double>(sample.footprint),
+                      static_cast<double>(it->second));
+}
+
 void MemoryChart::updateRanges() {
     double lastT = run_.lastT();
     double maxBytes = run_.maxBytes();
+    maxBytes = std::max(maxBytes, forecastTop_);
     for (const auto& o : overlays_) {
         lastT = std::max(lastT, o.run.lastT());
         maxBytes = std::max(maxBytes, o.run.maxBytes());
@@ -376,7 +445,9 @@ void MemoryChart::updateRanges() {
     bool level = graphs_->isShown(Series::Level);
     for (const auto& o : overlays_) level = level || o.graphs->isShown(Series::Level);
     plot_->yAxis2->setVisible(level);
-    if (following_) plot_->xAxis->setRange(0.0, std::max(1.0, lastT * 1.01));
+    // A live run is followed on its own clock: an overlaid run of 350 s must not squash the
+    // first seconds of the new one into a corner. Finished, the range takes every run in.
+    if (following_) plot_->xAxis->setRange(0.0, std::max(1.0, (live_ ? run_.lastT() : lastT) * 1.01));
 }
 
 void MemoryChart::updateLegend() {
@@ -388,6 +459,10 @@ void MemoryChart::updateLegend() {
     int perRow = 0;
     for (Series s : kAllSeries)
         perRow += graphs_->isShown(s) ? 1 : 0;
+    if (forecastGraph_->visible()) {
+        forecastGraph_->addToLegend();
+        ++perRow;
+    }
     bool kinds[3] = {false, false, false};  // load, reload, release
     for (const auto& tick : ticks_)
         kinds[tick.first.kind == EventKind::Load     ? 0

@@ -17,8 +17,9 @@
 //
 // Layout: a QSplitter with the plot on the left and the StagePeakTable (peakTable()) on the
 // right; both are children of this widget. The table and the bands follow the primary run
-// (the live one or the one showTrace() showed); overlays are drawn dashed and lighter, without
-// bands or ticks.
+// (the live one or the one showTrace() showed); overlays are drawn dashed and lighter, each
+// footprint in a colour of its own, without bands or ticks. While a run is live and followed,
+// the x range is the live run's, whatever the overlays' length.
 //
 // Live updates: appending is O(1) per sample; replots are coalesced by a 50 ms timer (at most
 // 20 a second, however fast samples arrive), bands and the table are recomputed at most every
@@ -30,6 +31,11 @@
 // A run stopped before its end (by the guard, a cancel or a --stop-at: see stopMark()) gets a
 // dashed red line where it stopped, labelled with why.
 //
+// Forecast: setForecast() draws each stage's forecast peak as a stepped line over the primary
+// run's bands (a live run's too, step by step as its stages begin); while live, the moment a
+// stage's footprint goes past its forecast by more than kForecastMargin, overForecast() fires
+// (once per stage). showTrace() drops the forecast; beginRun() keeps it.
+//
 // Hover: near a load/release tick (bottom of the plot) a tooltip names its kind, model, size
 // (formatBytes) and seconds; elsewhere it reads t, the stage and each shown series' value.
 //
@@ -39,11 +45,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <QElapsedTimer>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 #include <QWidget>
 
@@ -96,7 +105,18 @@ public:
     void addOverlay(const stageload::Trace& trace, const QString& label);
     /// Removes every overlay.
     void clearOverlay();
+    /// Removes overlay `index` (0: the first added); the others keep their order and take the
+    /// pens of their new places. Out of range: nothing.
+    void removeOverlay(int index);
+    /// The overlays' labels, in the order they were added.
+    QStringList overlayLabels() const;
     int overlayCount() const { return static_cast<int>(overlays_.size()); }
+
+    // --- forecast ---
+    /// The forecast peak of each stage, in bytes; empty: none.
+    void setForecast(std::vector<std::pair<std::string, std::int64_t>> stagePeaks);
+    /// Points of the forecast's stepped line (two per stage band with a forecast).
+    int forecastPointCount() const;
 
     /// The title above the plot; empty (the default) composes one from the runs' labels.
     void setTitle(const QString& title);
@@ -140,6 +160,8 @@ public:
 signals:
     /// The bands and the peak table were refreshed from the primary run.
     void summaryUpdated();
+    /// The live run's footprint in `stage` went past the stage's forecast by more than the margin.
+    void overForecast(const QString& stage, double footprint, double forecast);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -155,6 +177,8 @@ private:
     void updateRanges();
     void updateLegend();
     void updateTitle();
+    void updateForecastLine();
+    void checkForecast(const MemorySample& sample);
     void onMouseMove(const QPointF& pos);
     QString tickText(const QPointF& pos) const;
     QString readoutText(double t) const;
@@ -169,6 +193,7 @@ private:
     QCPGraph* loadKey_ = nullptr;
     QCPGraph* reloadKey_ = nullptr;
     QCPGraph* releaseKey_ = nullptr;
+    QCPGraph* forecastGraph_ = nullptr;
 
     RunData run_;
     QString label_;
@@ -186,6 +211,11 @@ private:
         std::unique_ptr<RunGraphs> graphs;
     };
     std::vector<Overlay> overlays_;
+
+    std::vector<std::pair<std::string, std::int64_t>> forecast_;
+    std::string liveStage_;                ///< the live run's current stage
+    std::vector<std::string> overStages_;  ///< stages overForecast() fired for
+    double forecastTop_ = 0;               ///< bytes: the highest step drawn
 
     QString title_;
     bool live_ = false;

@@ -4,14 +4,14 @@
 
 namespace stageload::chart {
 
-RunGraphs::RunGraphs(QCustomPlot* plot, const QString& label, bool overlay)
+RunGraphs::RunGraphs(QCustomPlot* plot, const QString& label, int run)
     : plot_(plot), label_(label) {
     // In reverse legend order, so the footprint is drawn on top of the others.
     for (auto it = kAllSeries.rbegin(); it != kAllSeries.rend(); ++it) {
         const Series s = *it;
         QCPAxis* valueAxis = s == Series::Level ? plot->yAxis2 : plot->yAxis;
         QCPGraph* g = plot->addGraph(plot->xAxis, valueAxis);
-        g->setPen(style::seriesPen(s, overlay));
+        g->setPen(style::seriesPen(s, run));
         g->setAntialiased(true);
         g->setAdaptiveSampling(true);
         g->setVisible(false);
@@ -19,6 +19,10 @@ RunGraphs::RunGraphs(QCustomPlot* plot, const QString& label, bool overlay)
         graphs_[static_cast<std::size_t>(s)] = g;
     }
     setLegendLabel(false);
+}
+
+void RunGraphs::setRun(int run) {
+    for (Series s : kAllSeries) graph(s)->setPen(style::seriesPen(s, run));
 }
 
 RunGraphs::~RunGraphs() {

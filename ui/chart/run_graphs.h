@@ -3,7 +3,7 @@
 // (GiB, or `level` in percent on the right axis when the samples carry no available bytes),
 // swap used and GPU memory, as QCPGraphs of one QCustomPlot.
 //
-//   stageload::chart::RunGraphs graphs(plot, "staged-1", /*overlay=*/false);
+//   stageload::chart::RunGraphs graphs(plot, "staged-1", style::kPrimaryRun);  // or overlay 0, 1 ...
 //   graphs.append(sample);          // O(1): one point per series
 //   graphs.updateVisibility(run);   // series without data are hidden
 //   graphs.addToLegend();           // after plot->legend->clearItems(): the shown ones, in order
@@ -22,7 +22,8 @@ namespace stageload::chart {
 
 class RunGraphs {
 public:
-    RunGraphs(QCustomPlot* plot, const QString& label, bool overlay);
+    /// `run`: style::kPrimaryRun, or the overlay's index (its pens).
+    RunGraphs(QCustomPlot* plot, const QString& label, int run);
     ~RunGraphs();
     RunGraphs(const RunGraphs&) = delete;
     RunGraphs& operator=(const RunGraphs&) = delete;
@@ -42,6 +43,8 @@ public:
     int pointCount(Series s) const { return graph(s)->dataCount(); }
     bool isShown(Series s) const { return graph(s)->visible(); }
     const QString& label() const { return label_; }
+    /// Gives the graphs the pens of run `run` (an overlay renumbered after a removal).
+    void setRun(int run);
 
     /// The value of series `s` in `sample`, in the unit the chart plots (nullopt: no value).
     static std::optional<double> plotValue(Series s, const MemorySample& sample);

@@ -19,6 +19,7 @@ namespace {
 // their tables ("run/" + runField.key, "guard/" + guardOption.key).
 constexpr auto kGenerator = "run/generator";
 constexpr auto kGuardEnabled = "guard/enabled";
+constexpr auto kWaitForForecast = "guard/waitForForecast";
 constexpr auto kRecentFiles = "files/recent";
 constexpr auto kLastOpenDir = "files/lastOpenDir";
 constexpr auto kExportFormat = "export/format";
@@ -200,6 +201,8 @@ StudioSettings loadSettings(const QSettings& settings, QStringList* warnings) {
 
     r.read<bool>(kGuardEnabled, s.guardEnabled, asBool, QStringLiteral("true or false"),
                  QStringLiteral("true"));
+    r.read<bool>(kWaitForForecast, s.waitForForecast, asBool, QStringLiteral("true or false"),
+                 QStringLiteral("false"));
     readGuard(r, s.guard);
     try {
         validate(s.guard);
@@ -230,6 +233,7 @@ void saveSettings(QSettings& settings, const StudioSettings& s) {
         settings.setValue(runKey(f), QString::fromStdString(settingText(s.run, f.field)));
     set(kGenerator, s.generator);
     set(kGuardEnabled, s.guardEnabled);
+    set(kWaitForForecast, s.waitForForecast);
     for (const auto& o : guardOptions())
         if (o.inPanel) settings.setValue(guardKey(o), storedGuardValue(s.guard, o));
 

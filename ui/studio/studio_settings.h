@@ -46,6 +46,8 @@ struct StudioSettings {
     // are per run and keep GuardParams' defaults.
     bool guardEnabled = true;
     stageload::GuardParams guard;
+    /// The guard also waits until the forecast peak and its margin are available.
+    bool waitForForecast = false;
 
     // Files and window.
     QStringList recentFiles;  ///< most recent first, no duplicates, at most kMaxRecentFiles
