@@ -74,7 +74,7 @@ private slots:
         };
         Result first = run("first", {"--need", "forecast", "--param", "mb=20"});
         QCOMPARE(first.code, 0);
-        QVERIFY2(first.err.contains("no earlier run of 'sized'"), qPrintable(first.err));
+        QVERIFY2(first.err.contains("no earlier run of generator:sized"), qPrintable(first.err));
         QCOMPARE(run("second", {"--param", "mb=80"}).code, 0);
         const Result third = run("third", {"--need", "forecast", "--param", "mb=50"});
         QCOMPARE(third.code, 0);

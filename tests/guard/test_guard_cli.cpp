@@ -3,6 +3,8 @@
 #include <csignal>
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -217,6 +219,41 @@ private slots:
         QVERIFY2(missing.err.contains("nope.jsonl"), qPrintable(missing.err));
         const Result usage = stageload({"forecast", "--param", "scale=2"});
         QCOMPARE(usage.code, 2);
+    }
+
+    // --need forecast reads the run from its command line (`stageload run` and its settings):
+    // the runs beside its --trace give the need. Another command is refused before any waiting.
+    void needForecastReadsTheRunCommand() {
+        QTemporaryDir dir;
+        const QString picture = QStringLiteral(STAGELOAD_SAMPLES_DIR "/knight_tiny_alpha.png");
+        const auto run = [&](const QString& texture) {
+            return QStringList{STAGELOAD_EXE, "run", picture, "-o", dir.filePath("k" + texture + ".glb"),
+                               "--texture-size", texture, "--triangles", "2000", "--trace",
+                               dir.filePath("k" + texture + ".jsonl")};
+        };
+        const auto env = [&] {
+            auto e = QProcessEnvironment::systemEnvironment();
+            e.insert("XDG_DATA_HOME", dir.filePath("data"));  // not the user's history
+            return e;
+        }();
+        const auto guarded = [&](const QString& texture) {
+            return stageload(QStringList{"guard", "--need", "forecast", "--wait-free", "0", "--poll", "100ms", "--"} +
+                                 run(texture),
+                             300000, env);
+        };
+        const Result first = guarded("1024");
+        QCOMPARE(first.code, 0);
+        QVERIFY2(first.err.contains("no earlier run of character"), qPrintable(first.err));
+        QCOMPARE(guarded("2048").code, 0);
+        const Result third = guarded("4096");
+        QCOMPARE(third.code, 0);
+        QVERIFY2(third.err.contains("[guard] need ") && third.err.contains("from 2 earlier runs"),
+                 qPrintable(third.err));
+        QVERIFY(QFile::exists(dir.filePath("k4096.glb")));
+
+        const Result other = stageload({"guard", "--need", "forecast", "--", "sh", "-c", "exit 0"});
+        QCOMPARE(other.code, 2);
+        QVERIFY2(other.err.contains("--need forecast: the guard forecasts `stageload run ...`"), qPrintable(other.err));
     }
 
     void summaryNamesTheBrokenLineOrMissingFile() {

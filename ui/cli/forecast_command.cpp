@@ -7,18 +7,16 @@
 #include <string>
 #include <vector>
 
-#include "engine/api/run_meta.h"
 #include "engine/base/error.h"
 #include "engine/base/units.h"
 #include "guard/forecast/forecast.h"
 #include "guard/forecast/verdict.h"
-#include "guard/generator/generator_def.h"
-#include "guard/generator/generator_run.h"
 #include "guard/memory/system_memory.h"
 #include "guard/process/process_list.h"
 #include "guard/trace/summary.h"
 #include "ui/cli/commands.h"
 #include "ui/cli/run_flags.h"
+#include "ui/cli/run_plan.h"
 
 namespace stageload::cli {
 namespace {
@@ -35,37 +33,12 @@ struct ForecastOptions {
     bool json = false;
 };
 
-// The start line the run would write, so its key is made the way the history's were.
-nlohmann::json metaOf(const ForecastOptions& o) {
-    const RunSettings settings = o.run.settings();
-    if (!o.generator.empty()) {
-        GeneratorValues values;
-        const auto def = readGeneratorDef(o.generator);  // GeneratorDefError: exit 2
-        for (const auto& kv : o.params) {
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0)
-                throw UsageError("--param " + kv + ": use KEY=VALUE, e.g. --param scale=4");
-            values.params[kv.substr(0, eq)] = kv.substr(eq + 1);
-        }
-        values.input = o.input;
-        values.seed = settings.seed;
-        values.textureSize = settings.textureSize;
-        auto meta = generatorTraceMeta(def, values);
-        if (!o.input.empty()) addPictureSize(meta, o.input);
-        return meta;
-    }
-    if (o.cascadeScale > 0)
-        return {{"pipeline", "cascade"}, {"load", std::string(choiceName(settings.mode))},
-                {"scale_gib", o.cascadeScale}};
-    return runMeta(settings, o.input);
-}
-
 int runForecast(const ForecastOptions& o) {
     if (!o.generator.empty() && o.cascadeScale > 0)
         throw UsageError("--generator and --cascade-scale forecast different runs: give one");
     if (!o.params.empty() && o.generator.empty())
         throw UsageError("--param goes with --generator");
-    const RunKey key = runKeyOf(metaOf(o));
+    const RunKey key = runKeyOf(plannedMeta(o.input, o.generator, o.params, o.run.settings(), o.cascadeScale));
 
     std::vector<std::filesystem::path> paths;
     const auto home = defaultHistoryDir();

@@ -3,6 +3,7 @@
 // waiting; a bad value exits 2 with a message that says what is wrong.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "guard/runner/guard_runner.h"
 #include "ui/cli/commands.h"
 #include "ui/cli/guard_flags.h"
+#include "ui/cli/run_plan.h"
 
 namespace stageload::cli {
 
@@ -27,9 +29,25 @@ void addGuardCommand(CLI::App& app, Selected& selected) {
     cmd->callback([flags, command, &selected] {
         GuardParams params;
         try {
-            params = flags->params();
             if (command->empty())
                 throw UsageError("guard needs a command: stageload guard [flags] -- CMD ARGS...");
+            // --need forecast: the guard reads the run's settings from its command line.
+            GuardFlags given = *flags;
+            const auto need = given.given.find("need");
+            const bool forecast = need != given.given.end() && need->second == "forecast";
+            if (forecast) given.given.erase(need);
+            params = given.params();
+            if (forecast) {
+                const auto run = parseRunCommand(*command);
+                if (!run)
+                    throw UsageError("--need forecast: the guard forecasts `stageload run ...` commands (it "
+                                     "reads their settings); for another command give a size, e.g. --need 12G");
+                // Earlier runs: the app's history, generator runs beside OUT, the traces beside
+                // the run's own --trace.
+                auto sources = runsBeside(run->output.parent_path());
+                if (!run->trace.empty()) sources.push_back(std::filesystem::absolute(run->trace).parent_path());
+                params.need = forecastNeed(run->meta, sources);
+            }
         } catch (const UsageError& e) {
             throw CLI::ValidationError(e.what());  // main() exits 2
         }

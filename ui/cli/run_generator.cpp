@@ -13,10 +13,9 @@
 #include "engine/base/text.h"
 #include "engine/base/units.h"
 #include "engine/media/mesh_files.h"
-#include "guard/forecast/forecast.h"
-#include "guard/forecast/verdict.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
+#include "ui/cli/run_plan.h"
 
 namespace stageload::cli {
 namespace {
@@ -49,29 +48,6 @@ std::filesystem::path thisProgram() {
     return ec ? std::filesystem::path("stageload") : self;
 }
 
-// --need forecast: the forecast peak of this run plus a tenth, from the app's history and the
-// earlier runs beside OUT (their OUT.run/trace.jsonl); nullopt, with a note, when there is none.
-std::optional<std::int64_t> forecastNeed(const GeneratorRunParams& p, const std::filesystem::path& outDir) {
-    std::vector<std::filesystem::path> sources;
-    std::error_code ec;
-    if (std::filesystem::is_directory(defaultHistoryDir(), ec)) sources.push_back(defaultHistoryDir());
-    for (const auto& e : std::filesystem::directory_iterator(outDir.empty() ? "." : outDir, ec))
-        if (e.path().extension() == ".run" && std::filesystem::is_regular_file(e.path() / "trace.jsonl", ec))
-            sources.push_back(e.path() / "trace.jsonl");
-    auto meta = generatorTraceMeta(p.def, p.values);
-    addPictureSize(meta, p.values.input);
-    const Forecast f = forecastRun(readRunPoints(sources), runKeyOf(meta));
-    if (!f.peak()) {
-        std::fprintf(stderr, "stageload: note: --need forecast: no earlier run of '%s' to forecast from; "
-                             "the run starts without it\n", p.def.name.c_str());
-        return std::nullopt;
-    }
-    const auto need = needWithMargin(*f.peak());
-    std::fprintf(stderr, "[guard] need %s: the forecast peak (%s GB in %s, from %d earlier runs) + 10 %%\n",
-                 formatBytes(need).c_str(), formatGb(f.peak()).c_str(), f.peakStage().c_str(), f.runs);
-    return need;
-}
-
 int runGeneratorCommand(const GeneratorOptions& o) {
     GeneratorRunParams p;
     try {
@@ -100,7 +76,12 @@ int runGeneratorCommand(const GeneratorOptions& o) {
     p.trace = o.trace.empty() ? p.values.runDir / "trace.jsonl" : std::filesystem::absolute(o.trace, ec);
     p.guard = o.guard;
     p.sampleInterval = o.sampleInterval;
-    if (o.needForecast) p.guard.need = forecastNeed(p, out.parent_path());
+    if (o.needForecast) {
+        // From the app's history and the earlier runs beside OUT.
+        auto meta = generatorTraceMeta(p.def, p.values);
+        addPictureSize(meta, p.values.input);
+        p.guard.need = forecastNeed(meta, runsBeside(out.parent_path()));
+    }
 
     // Live progress on stderr: each stage as it begins, each load and release, and every 2 s a
     // status line (stage, percent, the group's footprint) from the meter's thread.

@@ -1,0 +1,97 @@
+#include "ui/cli/run_plan.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+
+#include "engine/api/run_meta.h"
+#include "engine/base/error.h"
+#include "engine/base/units.h"
+#include "guard/forecast/forecast.h"
+#include "guard/forecast/verdict.h"
+#include "guard/generator/generator_def.h"
+#include "guard/generator/generator_run.h"
+#include "ui/cli/run_flags.h"
+
+namespace stageload::cli {
+
+nlohmann::json plannedMeta(const std::string& input, const std::string& generator,
+                           const std::vector<std::string>& params, const RunSettings& settings,
+                           double cascadeScale) {
+    if (!generator.empty()) {
+        GeneratorValues values;
+        const auto def = readGeneratorDef(generator);
+        for (const auto& kv : params) {
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw UsageError("--param " + kv + ": use KEY=VALUE, e.g. --param scale=4");
+            values.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+        }
+        values.input = input;
+        values.seed = settings.seed;
+        values.textureSize = settings.textureSize;
+        auto meta = generatorTraceMeta(def, values);
+        if (!input.empty()) addPictureSize(meta, input);
+        return meta;
+    }
+    if (cascadeScale > 0)
+        return {{"pipeline", "cascade"}, {"load", std::string(choiceName(settings.mode))},
+                {"scale_gib", cascadeScale}};
+    return runMeta(settings, input);
+}
+
+std::vector<std::filesystem::path> runsBeside(const std::filesystem::path& outDir) {
+    std::vector<std::filesystem::path> runs;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(outDir.empty() ? "." : outDir, ec))
+        if (e.path().extension() == ".run" && std::filesystem::is_regular_file(e.path() / "trace.jsonl", ec))
+            runs.push_back(e.path() / "trace.jsonl");
+    return runs;
+}
+
+std::optional<std::int64_t> forecastNeed(const nlohmann::json& meta,
+                                         std::vector<std::filesystem::path> more) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(defaultHistoryDir(), ec)) more.push_back(defaultHistoryDir());
+    const RunKey key = runKeyOf(meta);
+    const Forecast f = forecastRun(readRunPoints(more), key);
+    if (!f.peak()) {
+        std::fprintf(stderr,
+                     "stageload: note: --need forecast: no earlier run of %s with these choices to "
+                     "forecast from; the run starts without it\n",
+                     key.pipeline.c_str());
+        return std::nullopt;
+    }
+    const auto need = needWithMargin(*f.peak());
+    std::fprintf(stderr, "[guard] need %s: the forecast peak (%s in %s, from %d earlier runs) + %s %%\n",
+                 formatBytes(need).c_str(), formatBytes(*f.peak()).c_str(), f.peakStage().c_str(), f.runs,
+                 formatNumber(kForecastMargin * 100).c_str());
+    return need;
+}
+
+std::optional<PlannedRun> parseRunCommand(const std::vector<std::string>& command) {
+    if (command.size() < 2 || command[1] != "run") return std::nullopt;
+    const std::string program = std::filesystem::path(command[0]).filename().string();
+    if (program.rfind("stageload", 0) != 0) return std::nullopt;
+    // The run's own flags; the guard's and the rest are left to the run itself.
+    CLI::App app;
+    app.allow_extras();
+    std::string input, output, generator, trace;
+    std::vector<std::string> params;
+    RunFlags flags;
+    app.add_option("image", input);
+    app.add_option("-o,--output", output);
+    app.add_option("--generator", generator);
+    app.add_option("--param", params);
+    app.add_option("--trace", trace);
+    addRunFlags(app, flags);
+    std::vector<std::string> args(command.rbegin(), command.rend() - 2);  // CLI11 takes them reversed
+    try {
+        app.parse(args);
+    } catch (const CLI::ParseError& e) {
+        throw UsageError(std::string("--need forecast: cannot read the run's flags: ") + e.what());
+    }
+    return PlannedRun{plannedMeta(input, generator, params, flags.settings()), output, trace};
+}
+
+}  // namespace stageload::cli
