@@ -259,7 +259,7 @@ std::string formatForecast(const Forecast& f) {
         return "no earlier run of this pipeline with these choices: nothing to forecast from yet\n";
     std::string out;
     char line[256];
-    std::snprintf(line, sizeof line, "%-16s %14s  %s\n", "stage", "forecast (GB)", "basis");
+    std::snprintf(line, sizeof line, "%-16s %14s  %s\n", "stage", "forecast (GiB)", "basis");
     out += line;
     for (const auto& s : f.stages) {
         std::snprintf(line, sizeof line, "%-16s %14s  %s%s\n", s.stage.c_str(), formatGb(s.peak).c_str(),

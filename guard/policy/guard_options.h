@@ -36,8 +36,9 @@ enum class GuardValueKind {
 struct GuardOption {
     std::string_view key;          ///< "waitFree": settings key, widget name, SettingError field
     std::string_view flag;         ///< "--wait-free"
-    std::string_view label;        ///< "Wait free"
-    std::string_view help;         ///< one line; the default is added by whoever shows it
+    std::string_view label;        ///< "Start when free ≥": the panel's words
+    std::string_view help;         ///< one line for --help; the default is added by whoever shows it
+    std::string_view panelHelp;    ///< the panel's tooltip: the same, in an artist's words
     std::string_view placeholder;  ///< an example for an empty field: "e.g. 8G"
     GuardValueKind kind;
     bool inPanel = true;           ///< false: CLI only (the trace interval)

@@ -44,4 +44,12 @@ void validate(const GuardParams& p) {
     }
 }
 
+std::string guardWarning(const GuardParams& p) {
+    if (p.waitFree > 0 && p.killFree >= p.waitFree)
+        return "the stop level (" + formatNumber(p.killFree) + " % free) is at or above the start level (" +
+               formatNumber(p.waitFree) + " %): a run that starts with less than " + formatNumber(p.killFree) +
+               " % free is stopped at once; keep it below the start level";
+    return {};
+}
+
 }  // namespace stageload

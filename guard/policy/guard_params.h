@@ -35,4 +35,8 @@ struct GuardParams {
 /// durations, a bad regex, or a trace interval under 20 ms.
 void validate(const GuardParams& p);
 
+/// Valid params that are likely a mistake, in a sentence ("the stop level (50 % free) is at or
+/// above the start level ..."); "" when there is nothing to say.
+std::string guardWarning(const GuardParams& p);
+
 }  // namespace stageload

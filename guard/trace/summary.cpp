@@ -248,13 +248,13 @@ static std::string padLeft(const std::string& text, std::size_t width) {
 }
 
 std::string formatTable(const Summary& s) {
-    // Stage rows in GB with seconds to 0.1 s, or, when nothing in them reaches 1 GB, in MB with
-    // seconds to 0.01 s (a light run's 0.31 GB, 0.00 GB of weights and 0.0 s would say little).
+    // Stage rows in GiB with seconds to 0.1 s, or, when nothing in them reaches 1 GiB, in MiB with
+    // seconds to 0.01 s (a light run's 0.31 GiB, 0.00 GiB of weights and 0.0 s would say little).
     std::int64_t largest = std::max(s.peakFootprint.value_or(0), s.highWater.value_or(0));
     for (const auto& w : s.stages) largest = std::max(largest, w.weightBytes);
     const bool highWater = s.highWater.has_value();
     const bool gb = largest >= kGiB;
-    const char* unit = gb ? "GB" : "MB";
+    const char* unit = gb ? "GiB" : "MiB";
     const auto amount = [gb](std::optional<std::int64_t> bytes) {
         if (gb || !bytes) return formatGb(bytes);
         char buf[64];
@@ -283,16 +283,16 @@ std::string formatTable(const Summary& s) {
     out += line;
     out +=
         "\nran to:        " + s.ranTo() + (s.truncated ? " (last line half-written)" : "") + "\n";
-    out += "swap (GB):     start " + formatGb(s.swapStart) + ", peak " + formatGb(s.swapPeak) +
+    out += "swap (GiB):    start " + formatGb(s.swapStart) + ", peak " + formatGb(s.swapPeak) +
            ", end " + formatGb(s.swapEnd) + ", rise " + formatGb(s.swapRise()) + "\n";
     if (s.minLevel) {
         std::snprintf(line, sizeof line, "min level:     %.0f %% available\n", *s.minLevel);
         out += line;
     }
-    std::snprintf(line, sizeof line, "loads:         %d (%d reloads), %s GB in %.1f s\n", s.loads,
+    std::snprintf(line, sizeof line, "loads:         %d (%d reloads), %s GiB in %.1f s\n", s.loads,
                   s.reloads, formatGb(s.loadBytes).c_str(), s.loadSeconds);
     out += line;
-    std::snprintf(line, sizeof line, "releases:      %d, %s GB\n", s.releases,
+    std::snprintf(line, sizeof line, "releases:      %d, %s GiB\n", s.releases,
                   formatGb(s.releaseBytes).c_str());
     out += line;
     if (!s.outsideStage.empty()) {

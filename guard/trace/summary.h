@@ -4,7 +4,7 @@
 //   auto trace = stageload::readTrace("staged-1.trace.jsonl");
 //   stageload::Summary s = stageload::summarize(trace);
 //   for (const auto& w : s.stages)
-//       printf("%s %.1f s %s GB\n", w.name.c_str(), w.seconds,
+//       printf("%s %.1f s %s GiB\n", w.name.c_str(), w.seconds,
 //       stageload::formatGb(w.peakFootprint).c_str());
 //
 // Stage windows: an implicit `setup` from t=0 (left out when the first stage starts at 0);
@@ -97,12 +97,13 @@ std::vector<StageWindow> stageWindows(const std::vector<Event>& events,
 
 Summary summarize(const Trace& trace);
 
-/// Bytes in GB (2^30) rounded to 2 decimals, the way the published tables show them.
+/// Bytes in GiB (2^30) rounded to 2 decimals, the way the published tables show them (they say
+/// "GB"; the JSON keys ending in "_gb" keep that name for its readers, in GiB all the same).
 double roundedGb(std::int64_t bytes);
 /// "20.41", or "–" for nullopt.
 std::string formatGb(std::optional<std::int64_t> bytes);
 
-/// The full summary as JSON (bytes and rounded GB side by side).
+/// The full summary as JSON (bytes and rounded GiB side by side).
 nlohmann::ordered_json toJson(const Summary& s);
 
 /// A readable per-stage table (seconds, sampled peak, the engine's high-water mark where the

@@ -96,7 +96,7 @@ private slots:
         // The table shows the high-water column only because one window has it, in MB here.
         const auto table = formatTable(s);
         QVERIFY2(table.find("high-water") != std::string::npos, table.c_str());
-        QVERIFY2(table.find("peak (MB)") != std::string::npos, table.c_str());
+        QVERIFY2(table.find("peak (MiB)") != std::string::npos, table.c_str());
         const auto json = toJson(s);
         QCOMPARE(json["stages"][1]["high_water"].get<std::int64_t>(), std::int64_t(420));
         QCOMPARE(json["stages"][2]["releases"].get<int>(), 2);
@@ -110,7 +110,7 @@ private slots:
         t.samples = {sample(0.0, 100), sample(1.0, std::int64_t(3) << 30)};
         t.events = {stage("texture", 0.5)};
         const auto table = formatTable(summarize(t));
-        QVERIFY2(table.find("peak (GB)") != std::string::npos, table.c_str());
+        QVERIFY2(table.find("peak (GiB)") != std::string::npos, table.c_str());
         QVERIFY2(table.find("3.00") != std::string::npos, table.c_str());
     }
 

@@ -268,6 +268,21 @@ private slots:
         const QString out = QString::fromUtf8(blender.readAllStandardOutput());
         QVERIFY2(out.contains(QLatin1String("stageload: imported 1 mesh object(s)")), qPrintable(out.right(2000)));
 
+        QVERIFY(blenderImportResult(out).has_value() && blenderImportResult(out)->ok);
+
+        // With a window (Xvfb here), an .obj as "Open in Blender" starts it: the import waits
+        // for the window (run at startup, the importer's poll failed and Blender opened empty).
+        QCOMPARE(writeObj(test::tetrahedron(), dir_.filePath(QStringLiteral("tetra.obj")).toStdString()).size(), std::size_t(3));
+        QProcess windowed;
+        windowed.start(blenderExecutable(), blenderArguments(dir_.filePath(QStringLiteral("tetra.obj")), false, true));
+        QVERIFY(windowed.waitForFinished(120000));
+        const QString shown = QString::fromUtf8(windowed.readAllStandardOutput());
+        const auto result = blenderImportResult(shown);
+        QVERIFY2(result && result->ok && result->detail == QStringLiteral("1 mesh object(s)"), qPrintable(shown.right(2000)));
+        QCOMPARE(blenderImportResult("x\nstageload: import failed: context is incorrect\n")->detail,
+                 QStringLiteral("context is incorrect"));
+        QVERIFY(!blenderImportResult("Blender 3.4\n").has_value());
+
         QString error;
         QVERIFY(!openInBlender(dir_.filePath(QStringLiteral("missing.glb")), &error));
         QVERIFY(error.contains(QLatin1String("missing.glb")));

@@ -213,6 +213,23 @@ private slots:
         QVERIFY2(s.stopReason.find("kill-free") != std::string::npos, s.stopReason.c_str());
     }
 
+    // The budget is checked at the meter's rate, not only every poll: a run of a few seconds
+    // is stopped although the poll is a minute.
+    void aShortRunIsGuardedWhateverThePoll() {
+        RunController runs;
+        auto r = request(QStringLiteral("knight_alpha.png"), QStringLiteral("short"));
+        r.guard.waitFree = 0;
+        r.guard.killFree = 100;
+        r.guard.poll = 60;
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(runs.start(r));
+        const auto outcome = waitForOutcome(runs);
+        QVERIFY2(outcome.end == RunEnd::Stopped, qPrintable(outcome.title + ": " + outcome.message));
+        QVERIFY(clock.elapsed() < 30000);
+        QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("short.glb"))));
+    }
+
     void badPictureFailsWithItsName() {
         QFile bad(dir_.filePath(QStringLiteral("broken.png")));
         QVERIFY(bad.open(QIODevice::WriteOnly));

@@ -6,6 +6,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QPushButton>
 #include <QtTest>
 
 #include "engine/base/error.h"
@@ -121,7 +122,7 @@ private slots:
         retype(budget, "8X");
         QString error;
         QVERIFY(!panel.params(&error));
-        QVERIFY2(error.startsWith("Swap budget: not a size: '8X'"), qPrintable(error));
+        QVERIFY2(error.startsWith("Swap growth allowed: not a size: '8X'"), qPrintable(error));
         QVERIFY(label->isVisible());
         QCOMPARE(label->text(), error);
         QCOMPARE(panel.errorText(), error);
@@ -157,7 +158,7 @@ private slots:
         GuardParams bad = nonDefault();
         bad.poll = 0;
         panel.setParams(bad, true);
-        QVERIFY2(panel.errorText().startsWith("Poll: a zero poll is refused"),
+        QVERIFY2(panel.errorText().startsWith("Check every: a zero poll is refused"),
                  qPrintable(panel.errorText()));
         QVERIFY(!panel.params());
         QVERIFY(sameParams(panel.lastValidParams(), nonDefault()));
@@ -171,7 +172,7 @@ private slots:
         retype(limit, "lots");
         QString error;
         QVERIFY(!panel.params(&error));
-        QVERIFY2(error.startsWith("Swap limit: not a size: 'lots'"), qPrintable(error));
+        QVERIFY2(error.startsWith("Swap ceiling: not a size: 'lots'"), qPrintable(error));
         QVERIFY(limit->property("invalid").toBool());
         retype(limit, "");
         QVERIFY(panel.params());
@@ -185,7 +186,7 @@ private slots:
         busy->setPlainText("ffmpeg\n\n  (unclosed  \n");
         QString error;
         QVERIFY(!panel.params(&error));
-        QVERIFY2(error.startsWith("Busy patterns: line 3:"), qPrintable(error));
+        QVERIFY2(error.startsWith("Wait while running: line 3:"), qPrintable(error));
         QVERIFY2(error.contains("bad regex"), qPrintable(error));
         QVERIFY(busy->property("invalid").toBool());
         QVERIFY(field<QLabel>(panel, "guardError")->isVisible());
@@ -200,24 +201,47 @@ private slots:
         retype(poll, "0");
         QString error;
         QVERIFY(!panel.params(&error));
-        QVERIFY2(error.startsWith("Poll: a zero poll is refused"), qPrintable(error));
+        QVERIFY2(error.startsWith("Check every: a zero poll is refused"), qPrintable(error));
         QVERIFY(poll->property("invalid").toBool());
     }
 
-    void killFreeAboveWaitFreeIsWhatValidateSays() {
+    // Kill-free at or above wait-free stops a run that starts with less free than kill-free at
+    // once: said in amber under the form, but accepted (a machine with more free runs it).
+    void killFreeAtOrAboveWaitFreeIsWarnedOf() {
         GuardPanel panel;
         field<QDoubleSpinBox>(panel, "waitFree")->setValue(40);
         field<QDoubleSpinBox>(panel, "killFree")->setValue(50);
-        GuardParams p;
-        p.waitFree = 40;
-        p.killFree = 50;
-        bool validateAccepts = true;
-        try {
-            validate(p);
-        } catch (const UsageError&) {
-            validateAccepts = false;
-        }
-        QCOMPARE(panel.params().has_value(), validateAccepts);  // today: accepted, as the CLI
+        QVERIFY(panel.params().has_value());
+        QVERIFY(panel.errorText().isEmpty());
+        QVERIFY2(panel.warningText().startsWith("the stop level (50 % free) is at or above the start level (40 %)"),
+                 qPrintable(panel.warningText()));
+        QVERIFY(field<QLabel>(panel, "guardError")->isVisibleTo(&panel));
+        field<QDoubleSpinBox>(panel, "killFree")->setValue(10);
+        QVERIFY(panel.warningText().isEmpty());
+        QVERIFY(!field<QLabel>(panel, "guardError")->isVisibleTo(&panel));
+    }
+
+    // The tooltips speak of memory, not flags (the flag comes last, for the command line);
+    // Restore Defaults puts every threshold back and says so.
+    void tooltipsInWordsAndRestoreDefaults() {
+        GuardPanel panel;
+        const QString tip = field<QDoubleSpinBox>(panel, "waitFree")->toolTip();
+        QVERIFY2(tip.startsWith("Start a run only when") && tip.endsWith("On the command line: --wait-free"),
+                 qPrintable(tip));
+        GuardParams odd;
+        odd.waitFree = 70;
+        odd.swapBudget = std::int64_t(1) << 30;
+        odd.stopGrace = 2;  // not in the form: kept
+        panel.setParams(odd, false);
+        QSignalSpy edited(&panel, &GuardPanel::paramsEdited);
+        panel.findChild<QPushButton*>("restoreDefaults")->click();
+        QCOMPARE(edited.count(), 1);
+        const auto p = panel.params();
+        QVERIFY(p.has_value());
+        QCOMPARE(p->waitFree, GuardParams{}.waitFree);
+        QCOMPARE(p->swapBudget, GuardParams{}.swapBudget);
+        QCOMPARE(p->stopGrace, 2.0);
+        QVERIFY(!panel.guardEnabled());  // on or off is not a threshold
     }
 
     void stateLineForEachState() {

@@ -3,6 +3,7 @@
 // (tests/data/traces/table.md), the live API gives what showTrace gives, ticks, series,
 // overlays, hover texts, and saving to PNG/SVG/PDF. Runs offscreen.
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -107,7 +108,8 @@ void compareBands(const std::vector<ChartBand>& bands, const std::vector<StageWi
 
 QStringList tableRow(const StagePeakTable& table, int row) {
     QStringList cells;
-    for (int c = 0; c < table.columnCount(); ++c) cells << table.item(row, c)->text();
+    for (int c = 0; c < table.columnCount(); ++c)
+        if (!table.isColumnHidden(c)) cells << table.item(row, c)->text();
     return cells;
 }
 
@@ -398,11 +400,38 @@ private slots:
         QCOMPARE(chart.bands().size(), bands.size());
         QCOMPARE(chart.tickCount(), ticks);
         QVERIFY(chart.title().contains("eager-1"));
+        // A/B beside the overlay: each stage's peak in the overlaid run and the change from it.
+        auto* table = chart.peakTable();
+        QVERIFY(!table->isColumnHidden(StagePeakTable::OtherPeakColumn));
+        QCOMPARE(table->horizontalHeaderItem(StagePeakTable::OtherPeakColumn)->text(), QStringLiteral("eager-1 (GiB)"));
+        const Summary eager = summarize(eager_);
+        int compared = 0;
+        for (int row = 0; row < table->stageRows(); ++row) {
+            const auto name = table->item(row, StagePeakTable::StageColumn)->text().toStdString();
+            const auto it = std::find_if(eager.stages.begin(), eager.stages.end(),
+                                         [&](const StageWindow& w) { return w.name == name; });
+            const QString other = table->item(row, StagePeakTable::OtherPeakColumn)->text();
+            if (it == eager.stages.end()) {
+                QCOMPARE(other, QStringLiteral("–"));
+                continue;
+            }
+            QCOMPARE(other, QString::fromStdString(formatGb(it->peak())));
+            const auto mine = summarize(staged_).stages[static_cast<std::size_t>(row)].peak();
+            if (!mine || !it->peak()) continue;
+            const double percent = 100.0 * (double(*mine) - double(*it->peak())) / double(*it->peak());
+            QCOMPARE(table->item(row, StagePeakTable::ChangeColumn)->text(),
+                     (percent < 0 ? QStringLiteral("−") : QStringLiteral("+")) +
+                         QString::number(std::abs(percent), 'f', 0) + QStringLiteral(" %"));
+            ++compared;
+        }
+        QVERIFY(compared >= 3);
         // The x range covers the longer run.
         QVERIFY(chart.plot()->xAxis->range().upper >= staged_.samples.back().t);
         chart.clearOverlay();
         QCOMPARE(chart.overlayCount(), 0);
         QCOMPARE(chart.plot()->graphCount(), graphs);
+        QVERIFY(table->isColumnHidden(StagePeakTable::OtherPeakColumn));
+        QVERIFY(table->isColumnHidden(StagePeakTable::ChangeColumn));
     }
 
     // Overlays are removed one by one or all at once, each footprint in a colour of its own;
@@ -525,6 +554,9 @@ private slots:
         QVERIFY(svgText.contains("</svg>"));
         QVERIFY(svgText.contains(
             style::seriesColor(Series::Footprint).name().toLatin1()));  // the footprint pen
+        // The peak table is in the picture, beside the plot: its header and the total row.
+        QVERIFY(svgText.contains("high-water (GiB)") || svgText.contains("peak (GiB)"));
+        QVERIFY(svgText.contains(">total<"));
 
         const QString pdf = dir.filePath("chart.pdf");
         QVERIFY2(chart.save(pdf, &error, {1200, 700}), qPrintable(error));
@@ -534,8 +566,16 @@ private slots:
         QVERIFY(pdfBytes.startsWith("%PDF-"));
         QVERIFY(pdfBytes.size() > 5000);
 
-        // Overwriting keeps working, and no temporary file is left behind.
+        // Without a size: a picture to share, not the widget's size on screen; the table is
+        // painted to the right of the plot (dark text where a plot has its margin).
         QVERIFY2(chart.save(png, &error), qPrintable(error));
+        const QImage shared(png);
+        QCOMPARE(shared.size(), QSize(1600, 900));
+        int ink = 0;
+        for (int y = 0; y < 200; ++y)
+            for (int x = 1350; x < 1600; ++x) ink += qGray(shared.pixel(x, y)) < 100;
+        QVERIFY2(ink > 200, qPrintable(QString::number(ink)));
+        // Overwriting keeps working, and no temporary file is left behind.
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 3);
     }
 

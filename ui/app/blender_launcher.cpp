@@ -18,7 +18,7 @@ QString pythonString(const QString& s) {
 
 QString blenderExecutable() { return QStandardPaths::findExecutable(QStringLiteral("blender")); }
 
-QStringList blenderArguments(const QString& meshFile, bool background) {
+QStringList blenderArguments(const QString& meshFile, bool background, bool quitAfterImport) {
     const QString path = pythonString(QFileInfo(meshFile).absoluteFilePath());
     const bool obj = meshFile.endsWith(QLatin1String(".obj"), Qt::CaseInsensitive);
     const QString import =
@@ -26,24 +26,51 @@ QStringList blenderArguments(const QString& meshFile, bool background) {
                              "bpy.ops.import_scene.obj)(filepath=%1)")
                   .arg(path)
             : QStringLiteral("bpy.ops.import_scene.gltf(filepath=%1)").arg(path);
+    // With a window, the import waits for it (a timer): run at startup, the .obj importer's
+    // poll fails ("context is incorrect") and Blender opens empty. Headless, it runs at once.
+    // Either way the outcome is one line the app reads back from Blender's output.
     QString script =
         QStringLiteral("import numpy\n"
                        "if not hasattr(numpy, 'bool'): numpy.bool = bool\n"
                        "import bpy\n"
                        "bpy.ops.wm.read_factory_settings(use_empty=True)\n"
                        "if not hasattr(numpy, 'bool'): numpy.bool = bool\n"
-                       "%1\n")
-            .arg(import);
-    if (background)  // headless checks: say what was imported, then quit
-        script += QStringLiteral("print('stageload: imported %d mesh object(s)' % "
-                                 "len([o for o in bpy.data.objects if o.type == 'MESH']))\n");
+                       "def stageload_import():\n"
+                       "    try:\n"
+                       "        windows = bpy.context.window_manager.windows\n"
+                       "        if windows:\n"
+                       "            with bpy.context.temp_override(window=windows[0]):\n"
+                       "                %1\n"
+                       "        else:\n"
+                       "            %1\n"
+                       "        print('stageload: imported %d mesh object(s)' % "
+                       "len([o for o in bpy.data.objects if o.type == 'MESH']), flush=True)\n"
+                       "    except Exception as e:\n"
+                       "        print('stageload: import failed: %s' % e, flush=True)\n"
+                       "%2"
+                       "    return None\n"
+                       "if bpy.app.background:\n"
+                       "    stageload_import()\n"
+                       "else:\n"
+                       "    bpy.app.timers.register(stageload_import, first_interval=0.2)\n")
+            .arg(import, quitAfterImport && !background ? QStringLiteral("    bpy.ops.wm.quit_blender()\n") : QString());
     QStringList args;
     if (background) args << QStringLiteral("-b");
     args << QStringLiteral("--factory-startup") << QStringLiteral("--python-expr") << script;
     return args;
 }
 
-bool openInBlender(const QString& meshFile, QString* error) {
+std::optional<BlenderImport> blenderImportResult(const QString& output) {
+    static const QString imported = QStringLiteral("stageload: imported ");
+    static const QString failed = QStringLiteral("stageload: import failed: ");
+    for (const QString& line : output.split(QLatin1Char('\n'))) {
+        if (line.startsWith(imported)) return BlenderImport{true, line.mid(imported.size()).trimmed()};
+        if (line.startsWith(failed)) return BlenderImport{false, line.mid(failed.size()).trimmed()};
+    }
+    return std::nullopt;
+}
+
+bool openInBlender(const QString& meshFile, QString* error, const QString& logFile) {
     const QString blender = blenderExecutable();
     if (blender.isEmpty()) {
         if (error) *error = QObject::tr("Blender is not on PATH. Install it (Debian: apt install blender) "
@@ -54,7 +81,14 @@ bool openInBlender(const QString& meshFile, QString* error) {
         if (error) *error = QObject::tr("%1: no such file; generate or export the mesh first.").arg(meshFile);
         return false;
     }
-    if (!QProcess::startDetached(blender, blenderArguments(meshFile))) {
+    QProcess process;
+    process.setProgram(blender);
+    process.setArguments(blenderArguments(meshFile));
+    if (!logFile.isEmpty()) {
+        process.setStandardOutputFile(logFile);
+        process.setStandardErrorFile(logFile, QIODevice::Append);
+    }
+    if (!process.startDetached()) {
         if (error) *error = QObject::tr("Could not start %1.").arg(blender);
         return false;
     }

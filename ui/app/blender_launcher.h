@@ -2,10 +2,13 @@
 // "Open in Blender": starts the `blender` found on PATH with a script that imports the mesh.
 //
 //   if (!stageload::studio::blenderExecutable().isEmpty())
-//       stageload::studio::openInBlender("run/mesh.glb", &error);
+//       stageload::studio::openInBlender("run/mesh.glb", &error, "blender.log");
+//   ... later: if (auto r = blenderImportResult(logText); r && !r->ok) show(r->detail);
 //
 // Debian's Blender 3.4 glTF importer trips over numpy 1.24 (`numpy.bool` was removed); the
 // script puts the alias back before importing (FACTS.md). Thread-safe; throws nothing.
+
+#include <optional>
 
 #include <QString>
 #include <QStringList>
@@ -16,10 +19,22 @@ namespace stageload::studio {
 QString blenderExecutable();
 
 /// The arguments that open Blender with an empty scene and `meshFile` (.glb/.gltf/.obj)
-/// imported. `background`: run headless and quit after importing (for checks).
-QStringList blenderArguments(const QString& meshFile, bool background = false);
+/// imported, once its window is up. `background`: run headless and quit after importing (for
+/// checks); `quitAfterImport`: quit once imported with a window too (for checks under Xvfb).
+/// Blender prints one line with the outcome: see blenderImportResult().
+QStringList blenderArguments(const QString& meshFile, bool background = false,
+                             bool quitAfterImport = false);
 
-/// Starts Blender detached. False with a message naming the file or the missing program.
-bool openInBlender(const QString& meshFile, QString* error);
+/// What the import printed: ok with "1 mesh object(s)", or not ok with Blender's error.
+struct BlenderImport {
+    bool ok = false;
+    QString detail;
+};
+/// The outcome line in Blender's `output` so far; nullopt while there is none yet.
+std::optional<BlenderImport> blenderImportResult(const QString& output);
+
+/// Starts Blender detached, its output going to `logFile` (when given) for
+/// blenderImportResult(). False with a message naming the file or the missing program.
+bool openInBlender(const QString& meshFile, QString* error, const QString& logFile = {});
 
 }  // namespace stageload::studio

@@ -3,11 +3,14 @@
 #include <spdlog/spdlog.h>
 
 #include <QAction>
+#include <QDateTime>
+#include <QDeadlineTimer>
 #include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -16,6 +19,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QUrl>
 
@@ -301,8 +305,37 @@ bool MainWindow::exportMeshTo(const QString& path) {
 }
 
 void MainWindow::launchBlender() {
+    // Blender's output goes to a log the app reads until the import says how it went: an error
+    // there is shown here, not left on a terminal nobody sees.
+    const QString log = QDir::temp().filePath(
+        QStringLiteral("stageload-blender-%1.log").arg(QDateTime::currentMSecsSinceEpoch()));
     QString error;
-    if (!openInBlender(meshFile_, &error)) report(tr("Cannot open Blender"), error);
+    if (!openInBlender(meshFile_, &error, log)) {
+        report(tr("Cannot open Blender"), error);
+        return;
+    }
+    statusBar()->showMessage(tr("Opening %1 in Blender…").arg(QFileInfo(meshFile_).fileName()));
+    auto* watch = new QTimer(this);
+    const QDeadlineTimer patience(120000);
+    const QString mesh = QFileInfo(meshFile_).fileName();
+    connect(watch, &QTimer::timeout, this, [this, watch, patience, log, mesh] {
+        QFile file(log);
+        const auto result = file.open(QIODevice::ReadOnly)
+                                ? blenderImportResult(QString::fromUtf8(file.readAll()))
+                                : std::nullopt;
+        if (!result && !patience.hasExpired()) return;
+        watch->stop();
+        watch->deleteLater();
+        if (!result) return;  // Blender is slow to start, or was closed: nothing to say
+        if (result->ok) {
+            statusBar()->showMessage(tr("Blender opened %1 (%2)").arg(mesh, result->detail), 10000);
+            QFile::remove(log);
+        } else {
+            report(tr("Blender could not import the mesh"),
+                   tr("%1: %2\nBlender's whole output: %3").arg(mesh, result->detail, log));
+        }
+    });
+    watch->start(500);
 }
 
 void MainWindow::saveChart() {

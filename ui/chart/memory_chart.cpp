@@ -17,6 +17,7 @@ namespace {
 
 constexpr int kReplotMs = 50;    // at most 20 replots a second
 constexpr int kSummaryMs = 250;  // bands and table at most 4 times a second
+const QSize kExportSize(1600, 900);  // save() without a size
 
 std::vector<ChartBand> toBands(const std::vector<StageWindow>& windows) {
     std::vector<ChartBand> bands;
@@ -221,12 +222,14 @@ void MemoryChart::addOverlay(const Trace& trace, const QString& label) {
     overlay.graphs->setData(overlay.run);
     overlay.graphs->updateVisibility(overlay.run);
     overlays_.push_back(std::move(overlay));
+    refreshSummary();
     updateTitle();
     resetView();
 }
 
 void MemoryChart::clearOverlay() {
     overlays_.clear();
+    refreshSummary();
     updateTitle();
     resetView();
 }
@@ -235,6 +238,7 @@ void MemoryChart::removeOverlay(int index) {
     if (index < 0 || index >= overlayCount()) return;
     overlays_.erase(overlays_.begin() + index);
     for (std::size_t i = 0; i < overlays_.size(); ++i) overlays_[i].graphs->setRun(static_cast<int>(i));
+    refreshSummary();
     updateTitle();
     resetView();
 }
@@ -377,6 +381,11 @@ void MemoryChart::refreshSummary() {
     summaryEveryMs_ = std::max<qint64>(kSummaryMs, 10 * cost.elapsed());
     const bool empty = run_.samples().empty() && run_.events().empty();
     bandItem_->setBands(empty ? std::vector<ChartBand>{} : toBands(summary.stages));
+    // A/B against the first overlay, stage by stage.
+    if (overlays_.empty())
+        table_->setComparison(nullptr, {});
+    else
+        table_->setComparison(&overlays_.front().run.summary(), overlays_.front().graphs->label());
     table_->setSummary(summary);
     updateForecastLine();
     shownRevision_ = run_.revision();
@@ -496,7 +505,19 @@ void MemoryChart::stopFollowing() {
 
 bool MemoryChart::save(const QString& path, QString* error, QSize size) {
     flush();
-    return exportPlot(*plot_, path, size, error);
+    // A picture to share, not a screenshot: a fixed size whatever the window, with the peak
+    // table beside the plot as the window shows it.
+    if (!size.isValid() || size.isEmpty()) size = kExportSize;
+    SideTable table;
+    for (int c = 0; c < table_->columnCount(); ++c)
+        if (!table_->isColumnHidden(c)) table.header << table_->horizontalHeaderItem(c)->text();
+    for (int r = 0; r < table_->rowCount(); ++r) {
+        QStringList row;
+        for (int c = 0; c < table_->columnCount(); ++c)
+            if (!table_->isColumnHidden(c)) row << (table_->item(r, c) ? table_->item(r, c)->text() : QString());
+        table.rows << row;
+    }
+    return exportPlot(*plot_, path, size, error, table);
 }
 
 std::vector<ChartBand> MemoryChart::bands() const {

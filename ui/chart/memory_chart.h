@@ -128,8 +128,9 @@ public:
     /// The x range follows the data (no user zoom or pan since the last reset).
     bool isFollowing() const { return following_; }
 
-    /// Saves the plot as .png, .svg or .pdf (by extension) at `size` (empty: the plot's size)
-    /// through a temporary file in the same folder. False with `*error` naming the file and
+    /// Saves the plot with the peak table beside it as .png, .svg or .pdf (by extension) at
+    /// `size` in all (empty: 1600×900, whatever the window) through a temporary file in the
+    /// same folder. False with `*error` naming the file and
     /// what to do on an unknown extension, a missing or read-only folder or a failed write.
     bool save(const QString& path, QString* error, QSize size = {});
 

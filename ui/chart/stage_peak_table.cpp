@@ -1,11 +1,16 @@
 #include "ui/chart/stage_peak_table.h"
 
 #include <QHeaderView>
+#include <algorithm>
+#include <cmath>
 
 namespace stageload::chart {
 
-StagePeakTable::StagePeakTable(QWidget* parent) : QTableWidget(0, 4, parent) {
-    setHorizontalHeaderLabels({tr("stage"), tr("seconds"), tr("peak (GB)"), tr("high-water (GB)")});
+StagePeakTable::StagePeakTable(QWidget* parent) : QTableWidget(0, 6, parent) {
+    setHorizontalHeaderLabels(
+        {tr("stage"), tr("seconds"), tr("peak (GiB)"), tr("high-water (GiB)"), tr("other"), tr("change")});
+    setColumnHidden(OtherPeakColumn, true);
+    setColumnHidden(ChangeColumn, true);
     horizontalHeaderItem(HighWaterColumn)
         ->setToolTip(tr("The engine's exact peak of the stage (VmHWM), which sampling can miss in a short stage"));
     setColumnHidden(HighWaterColumn, true);
@@ -13,12 +18,14 @@ StagePeakTable::StagePeakTable(QWidget* parent) : QTableWidget(0, 4, parent) {
     horizontalHeader()->setSectionResizeMode(SecondsColumn, QHeaderView::ResizeToContents);
     horizontalHeader()->setSectionResizeMode(PeakColumn, QHeaderView::ResizeToContents);
     horizontalHeader()->setSectionResizeMode(HighWaterColumn, QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(OtherPeakColumn, QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(ChangeColumn, QHeaderView::ResizeToContents);
     verticalHeader()->setVisible(false);
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setAlternatingRowColors(true);
-    setToolTip(tr("Per stage: seconds and peak footprint (GB = 2^30 bytes)"));
+    setToolTip(tr("Per stage: seconds and peak footprint (GiB = 2^30 bytes)"));
 }
 
 QString StagePeakTable::formatSeconds(double seconds) {
@@ -28,6 +35,15 @@ QString StagePeakTable::formatSeconds(double seconds) {
 void StagePeakTable::clearRows() {
     setRowCount(0);
     stageRows_ = 0;
+}
+
+void StagePeakTable::setComparison(const Summary* other, const QString& label) {
+    other_.reset();
+    if (other) other_ = *other;
+    horizontalHeaderItem(OtherPeakColumn)->setText(tr("%1 (GiB)").arg(label));
+    horizontalHeaderItem(ChangeColumn)->setToolTip(tr("This run's peak against %1's").arg(label));
+    setColumnHidden(OtherPeakColumn, !other);
+    setColumnHidden(ChangeColumn, !other);
 }
 
 void StagePeakTable::setSummary(const Summary& summary) {
@@ -43,25 +59,48 @@ void StagePeakTable::setSummary(const Summary& summary) {
     }
     setRow(stageRows_, tr("total"), summary.duration, summary.peakFootprint, summary.highWater, true);
     setColumnHidden(HighWaterColumn, !summary.highWater);
+    if (!other_) return;
+    // A/B: the same stage of the other run, by name; the totals' overall peaks.
+    const auto compare = [this](int row, std::optional<std::int64_t> mine, std::optional<std::int64_t> theirs,
+                                bool total) {
+        setCell(row, OtherPeakColumn, QString::fromStdString(formatGb(theirs)), total);
+        QString change = QStringLiteral("–");
+        if (mine && theirs && *theirs > 0) {
+            const double percent = 100.0 * (double(*mine) - double(*theirs)) / double(*theirs);
+            change = (percent < 0 ? QStringLiteral("−") : QStringLiteral("+")) +
+                     QString::number(std::abs(percent), 'f', 0) + QStringLiteral(" %");
+        }
+        setCell(row, ChangeColumn, change, total);
+    };
+    for (int row = 0; row < stageRows_; ++row) {
+        const auto& w = summary.stages[static_cast<std::size_t>(row)];
+        const auto it = std::find_if(other_->stages.begin(), other_->stages.end(),
+                                     [&](const StageWindow& o) { return o.name == w.name; });
+        compare(row, w.peak(), it == other_->stages.end() ? std::nullopt : it->peak(), false);
+    }
+    compare(stageRows_, summary.highWater ? summary.highWater : summary.peakFootprint,
+            other_->highWater ? other_->highWater : other_->peakFootprint, true);
+}
+
+void StagePeakTable::setCell(int row, int column, const QString& text, bool bold) {
+    QTableWidgetItem* cell = item(row, column);
+    if (!cell) {
+        cell = new QTableWidgetItem;
+        setItem(row, column, cell);  // the table owns it
+    }
+    cell->setText(text);
+    cell->setTextAlignment(column == StageColumn ? Qt::AlignLeft | Qt::AlignVCenter
+                                                 : Qt::AlignRight | Qt::AlignVCenter);
+    QFont font = cell->font();
+    font.setBold(bold);
+    cell->setFont(font);
 }
 
 void StagePeakTable::setRow(int row, const QString& name, double seconds, std::optional<std::int64_t> peak,
                             std::optional<std::int64_t> highWater, bool total) {
     const QString texts[4] = {name, formatSeconds(seconds), QString::fromStdString(formatGb(peak)),
                               QString::fromStdString(formatGb(highWater))};
-    for (int column = 0; column < 4; ++column) {
-        QTableWidgetItem* cell = item(row, column);
-        if (!cell) {
-            cell = new QTableWidgetItem;
-            setItem(row, column, cell);  // the table owns it
-        }
-        cell->setText(texts[column]);
-        cell->setTextAlignment(column == StageColumn ? Qt::AlignLeft | Qt::AlignVCenter
-                                                     : Qt::AlignRight | Qt::AlignVCenter);
-        QFont font = cell->font();
-        font.setBold(total);
-        cell->setFont(font);
-    }
+    for (int column = 0; column < 4; ++column) setCell(row, column, texts[column], total);
 }
 
 }  // namespace stageload::chart

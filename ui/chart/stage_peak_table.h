@@ -1,8 +1,8 @@
 #pragma once
-// The per-stage peak table beside the memory chart: stage | seconds | peak (GB) | high-water
-// (GB), one row per stage window, then a bold "total" row (duration, overall peak). The
+// The per-stage peak table beside the memory chart: stage | seconds | peak (GiB) | high-water
+// (GiB), one row per stage window, then a bold "total" row (duration, overall peak). The
 // high-water column is the engine's exact per-stage peak (its stage_peak marks), shown only for
-// traces that have it, as `stageload summary` does. GB = 2^30 bytes, 2 decimals,
+// traces that have it, as `stageload summary` does. GiB = 2^30 bytes, 2 decimals,
 // as stageload::formatGb() writes them (the published tables' convention); "–" for a window
 // without samples.
 //
@@ -22,7 +22,14 @@ namespace stageload::chart {
 class StagePeakTable : public QTableWidget {
     Q_OBJECT
 public:
-    enum Column { StageColumn = 0, SecondsColumn = 1, PeakColumn = 2, HighWaterColumn = 3 };
+    enum Column {
+        StageColumn = 0,
+        SecondsColumn = 1,
+        PeakColumn = 2,
+        HighWaterColumn = 3,
+        OtherPeakColumn = 4,  ///< with a comparison: the other run's peak of the stage
+        ChangeColumn = 5,     ///< ... and how this run's differs from it, in percent
+    };
 
     explicit StagePeakTable(QWidget* parent = nullptr);
 
@@ -30,6 +37,9 @@ public:
     void setSummary(const Summary& summary);
     /// Removes every row.
     void clearRows();
+    /// A/B: beside each stage, the peak of the same stage in `other` (labelled `label`) and the
+    /// change from it ("−38 %"); nullptr hides the two columns. Call before setSummary().
+    void setComparison(const Summary* other, const QString& label);
     /// Number of stage rows (without the total row).
     int stageRows() const { return stageRows_; }
 
@@ -40,7 +50,10 @@ private:
     void setRow(int row, const QString& name, double seconds, std::optional<std::int64_t> peak,
                 std::optional<std::int64_t> highWater, bool total);
 
+    void setCell(int row, int column, const QString& text, bool bold);
+
     int stageRows_ = 0;
+    std::optional<Summary> other_;
 };
 
 }  // namespace stageload::chart

@@ -74,7 +74,7 @@ void mustRun(const std::vector<std::string>& args, const fs::path& log) {
 // Prints forecast against measured for every stage; returns the largest error (percent).
 double compare(const Forecast& f, const fs::path& trace) {
     const Summary measured = summarize(readTrace(trace.string()));
-    std::printf("%-12s %14s %14s %8s  %s\n", "stage", "forecast (GB)", "measured (GB)", "error", "basis");
+    std::printf("%-12s %14s %14s %8s  %s\n", "stage", "forecast (GiB)", "measured (GiB)", "error", "basis");
     double worst = 0;
     for (const auto& w : measured.stages) {
         const StageForecast* s = nullptr;

@@ -52,6 +52,8 @@ void addGuardCommand(CLI::App& app, Selected& selected) {
             throw CLI::ValidationError(e.what());  // main() exits 2
         }
         selected = [command, params] {
+            if (const auto warning = guardWarning(params); !warning.empty())
+                std::fprintf(stderr, "stageload: note: %s\n", warning.c_str());
             Guard guard(params);
             guard.onLog = [](const GuardLogEntry& e) {
                 std::fprintf(stderr, "%s\n", e.line().c_str());

@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QVBoxLayout>
 #include <QVariant>
 
@@ -68,8 +69,9 @@ QWidget* makeField(const GuardOption& o) {
     }
     const std::string value = guardValueText(GuardParams{}, o);
     w->setObjectName(text(o.key));
-    w->setToolTip(text(o.flag) + QStringLiteral(": ") + text(o.help) +
-                  (value.empty() ? QString() : QStringLiteral(" (default %1)").arg(text(value))));
+    w->setToolTip(text(o.panelHelp) +
+                  (value.empty() ? QString() : GuardPanel::tr(" (default %1)").arg(text(value))) +
+                  GuardPanel::tr("\nOn the command line: %1").arg(text(o.flag)));
     return w;
 }
 
@@ -120,11 +122,17 @@ GuardPanel::GuardPanel(QWidget* parent) : QWidget(parent) {
             connect(edit, &QPlainTextEdit::textChanged, this, [this] { onEdited(); });
     }
 
+    restore_ = new QPushButton(tr("Restore Defaults"));
+    restore_->setObjectName(QStringLiteral("restoreDefaults"));
+    restore_->setToolTip(tr("Every threshold back to its default (the guard stays on or off)"));
+    connect(restore_, &QPushButton::clicked, this, &GuardPanel::restoreDefaults);
+
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(state_);
     layout->addWidget(enabled_);
     layout->addLayout(form);
     layout->addWidget(error_);
+    layout->addWidget(restore_, 0, Qt::AlignRight);
     layout->addStretch(1);
 
     connect(enabled_, &QCheckBox::toggled, this, [this] {
@@ -150,6 +158,14 @@ void GuardPanel::setParams(const GuardParams& params, bool enabled) {
     if (const auto p = parse(&error, &field)) lastValid_ = *p;
     showValidity(error, field);
     if (idle_) showIdle();
+}
+
+void GuardPanel::restoreDefaults() {
+    GuardParams defaults;
+    // What the panel does not show (stop grace, the trace) stays as it was given.
+    for (const auto& [option, w] : fields_) setGuardValue(base_, *option, guardValueText(defaults, *option));
+    setParams(base_, guardEnabled());
+    emit paramsEdited();
 }
 
 std::optional<GuardParams> GuardPanel::params(QString* error) const {
@@ -187,7 +203,11 @@ bool GuardPanel::guardEnabled() const {
 }
 
 QString GuardPanel::errorText() const {
-    return error_->isHidden() ? QString() : error_->text();
+    return error_->isHidden() || warning_ ? QString() : error_->text();
+}
+
+QString GuardPanel::warningText() const {
+    return warning_ ? error_->text() : QString();
 }
 
 void GuardPanel::onEdited() {
@@ -208,8 +228,15 @@ void GuardPanel::showValidity(const QString& error, QWidget* field) {
         w->setProperty("invalid", bad);
         w->setStyleSheet(bad ? QLatin1String(kInvalidStyle) : QString());
     }
-    error_->setText(error);
-    error_->setVisible(!error.isEmpty());
+    // A valid form can still be a likely mistake: said in amber, without refusing it.
+    QString warning;
+    QWidget* none = nullptr;
+    if (error.isEmpty())
+        if (const auto p = parse(nullptr, &none)) warning = QString::fromStdString(guardWarning(*p));
+    warning_ = !warning.isEmpty();
+    error_->setText(error.isEmpty() ? warning : error);
+    error_->setStyleSheet(error.isEmpty() ? QStringLiteral("color: #b26a00;") : QStringLiteral("color: #c62828;"));
+    error_->setVisible(!error_->text().isEmpty());
 }
 
 void GuardPanel::showState(GuardState state, const QString& reason, double secondsInState) {

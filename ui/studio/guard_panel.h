@@ -37,6 +37,7 @@
 
 class QCheckBox;
 class QLabel;
+class QPushButton;
 
 namespace stageload::studio {
 
@@ -57,6 +58,10 @@ public:
     bool guardEnabled() const;
     /// The message under the form; empty when the form is valid.
     QString errorText() const;
+    /// The warning under a valid form that is likely a mistake (guardWarning()); empty if none.
+    QString warningText() const;
+    /// Every threshold in the form back to GuardParams' defaults; emits paramsEdited().
+    void restoreDefaults();
 
     /// The live state line: "Waiting 12 s — available 32.0% < --wait-free 40.0%", "Running —
     /// swap +0.20 GiB of 8.00 GiB budget", "Stopped by the guard — swap used ...", "No room in
@@ -86,6 +91,8 @@ private:
     /// One widget per row of guardOptions() the panel shows; its objectName is the row's key.
     std::vector<std::pair<const stageload::GuardOption*, QWidget*>> fields_;
     QLabel* error_ = nullptr;
+    QPushButton* restore_ = nullptr;
+    bool warning_ = false;  ///< error_ shows a warning, not an error
 
     stageload::GuardParams base_;       ///< what setParams() gave (fields not in the form)
     stageload::GuardParams lastValid_;  ///< the last valid form

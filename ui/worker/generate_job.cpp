@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <QJsonDocument>
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <limits>
@@ -27,6 +28,9 @@
 
 namespace stageload::studio {
 namespace {
+
+// How often a running in-app run's budget is checked (at most; the poll when shorter).
+constexpr double kBudgetCheckSeconds = 0.25;
 
 // The dialog title of each kind of failure.
 QString failureTitle(FailureKind kind) {
@@ -167,10 +171,13 @@ bool GenerateJob::waitForRoom(GuardPolicy& policy) {
     }
 }
 
-// Called on the meter thread with every sample: a budget check at every poll.
+// Called on the meter thread with every sample: a budget check every kBudgetCheckSeconds (or
+// poll, when shorter).
 void GenerateJob::checkBudget(GuardPolicy& policy, double t) {
     std::lock_guard lock(mutex_);
-    if (!guardStop_.isEmpty() || t - lastCheck_ < policy.params().poll) return;
+    // At the meter's samples, not only every poll: a run shorter than the poll (5 s by default)
+    // is guarded too. Two breaching readings in a row then span a quarter to half a second.
+    if (!guardStop_.isEmpty() || t - lastCheck_ < std::min(policy.params().poll, kBudgetCheckSeconds)) return;
     lastCheck_ = t;
     const auto d = policy.check(readingsAt(t, policy));
     if (d.changed) spdlog::info("guard: {} ({})", d.reason, d.readings);
