@@ -223,6 +223,7 @@ private slots:
 
     // --need forecast reads the run from its command line (`stageload run` and its settings):
     // the runs beside its --trace give the need. Another command is refused before any waiting.
+    // `stageload run` with guard flags runs itself under the guard.
     void needForecastReadsTheRunCommand() {
         QTemporaryDir dir;
         const QString picture = QStringLiteral(STAGELOAD_SAMPLES_DIR "/knight_tiny_alpha.png");
@@ -250,6 +251,20 @@ private slots:
         QVERIFY2(third.err.contains("[guard] need ") && third.err.contains("from 2 earlier runs"),
                  qPrintable(third.err));
         QVERIFY(QFile::exists(dir.filePath("k4096.glb")));
+        // `stageload run` itself takes the guard's flags: the same forecast, and the built-in
+        // run goes on as a guarded child (so the guard can stop it: exit 3).
+        QStringList direct = run("4096").mid(1);
+        direct << "--need" << "forecast" << "--wait-free" << "0" << "--poll" << "100ms";
+        direct.replace(direct.indexOf(dir.filePath("k4096.glb")), dir.filePath("direct.glb"));
+        const Result itself = stageload(direct, 300000, env);
+        QCOMPARE(itself.code, 0);
+        QVERIFY2(itself.err.contains("from 3 earlier runs"), qPrintable(itself.err));
+        QVERIFY(QFile::exists(dir.filePath("direct.glb")));
+        const Result stopped = stageload({"run", picture, "-o", dir.filePath("stopped.glb"), "--wait-free", "0",
+                                          "--kill-free", "100", "--poll", "100ms"});
+        QCOMPARE(stopped.code, 3);
+        QVERIFY2(stopped.err.contains("stopped by the guard"), qPrintable(stopped.err));
+        QVERIFY(!QFile::exists(dir.filePath("stopped.glb")));
 
         const Result other = stageload({"guard", "--need", "forecast", "--", "sh", "-c", "exit 0"});
         QCOMPARE(other.code, 2);

@@ -24,10 +24,12 @@
 #include "engine/api/run_meta.h"
 #include "engine/pipelines/character/character_run.h"
 #include "guard/meter/meter.h"
+#include "guard/runner/guard_runner.h"
 #include "ui/cli/commands.h"
 #include "ui/cli/guard_flags.h"
 #include "ui/cli/run_flags.h"
 #include "ui/cli/run_generator.h"
+#include "ui/cli/run_plan.h"
 
 namespace stageload::cli {
 namespace {
@@ -138,6 +140,27 @@ int runCharacterCommand(const RunOptions& o) {
     return 0;
 }
 
+// The built-in run with guard flags: this program again, with the same run flags and none of
+// the guard's, as a child process the guard admits and watches (exit 3: stopped, 4: no room).
+int runGuardedCharacter(const RunOptions& o, const GuardParams& params) {
+    std::vector<std::string> command{thisProgram().string(), "run", o.input, "-o", o.output};
+    for (const auto& [field, text] : o.settings.given) {
+        command.emplace_back(runField(field).flag);
+        command.push_back(text);
+    }
+    for (const auto& [flag, value] : {std::pair{"--weights", &o.weights}, std::pair{"--trace", &o.trace},
+                                      std::pair{"--cutout", &o.cutout}})
+        if (!value->empty()) command.insert(command.end(), {flag, *value});
+    if (const auto warning = guardWarning(params); !warning.empty())
+        std::fprintf(stderr, "stageload: note: %s\n", warning.c_str());
+    Guard guard(params);
+    guard.onLog = [](const GuardLogEntry& e) {
+        std::fprintf(stderr, "%s\n", e.line().c_str());
+        std::fflush(stderr);
+    };
+    return guard.run(command);
+}
+
 // Runs `work`, mapping what went wrong to the documented exit codes; prints the message.
 int withExitCodes(const std::function<int()>& work) {
     try {
@@ -158,9 +181,9 @@ void addRunCommand(CLI::App& app, Selected& selected) {
     cmd->footer("Exit codes: 0 written, 2 bad flags, 65 unusable picture (corrupt, too large, no "
                 "subject), 66 no such picture, 69 remover not installed, 73 output not writable, "
                 "78 broken weights, "
-                "130 interrupted, 1 other errors. With --generator: 3 stopped by the guard, 4 no "
-                "room in time, 127 could not start, 130 interrupted, else the generator's own "
-                "code (1 when it wrote no mesh that reads).");
+                "130 interrupted, 1 other errors. With --generator or a guard flag: 3 stopped by the "
+                "guard, 4 no room in time, 127 could not start, 130 interrupted, else the run's "
+                "own code (a generator's: 1 when it wrote no mesh that reads).");
     cmd->add_option("image", o->input, "The picture: PNG, JPEG, WebP, BMP, TGA or GIF")->required();
     cmd->add_option("-o,--output", o->output, "The mesh to write: .glb, or .obj")->required();
     addRunFlags(*cmd, o->settings);
@@ -172,7 +195,8 @@ void addRunCommand(CLI::App& app, Selected& selected) {
     cmd->add_option("--generator", o->generator,
                     "Run this generator (a JSON definition, see resources/generators/) as a "
                     "guarded child process instead of the built-in pipeline; the guard's flags "
-                    "below apply to it");
+                    "below apply to it (given without it, the built-in run goes on in a guarded "
+                    "child process too)");
     cmd->add_option("--param", o->params,
                     "KEY=VALUE: set a parameter of the generator (repeatable)");
     cmd->add_option("--run-dir", o->runDir,
@@ -181,11 +205,33 @@ void addRunCommand(CLI::App& app, Selected& selected) {
     addGuardFlags(*cmd, o->guard);
     cmd->callback([o, &selected] {
         if (o->generator.empty()) {
-            if (!o->guard.given.empty() || !o->guard.busy.empty() || !o->params.empty() ||
-                !o->runDir.empty())
-                throw CLI::ValidationError(
-                    "the guard's flags, --param and --run-dir go with --generator; the built-in "
-                    "pipeline runs in this process (guard it with: stageload guard -- stageload run ...)");
+            if (!o->params.empty() || !o->runDir.empty())
+                throw CLI::ValidationError("--param and --run-dir go with --generator");
+            if (!o->guard.given.empty() || !o->guard.busy.empty()) {
+                // Guard flags: the run goes on in a child process of its own, under the guard.
+                GuardParams params;
+                bool needForecast = false;
+                try {
+                    GuardFlags guard = o->guard;
+                    if (const auto it = guard.given.find("need"); it != guard.given.end() && it->second == "forecast") {
+                        needForecast = true;
+                        guard.given.erase(it);
+                    }
+                    params = guard.params();
+                    o->settings.settings();  // a bad setting is said here, exit 2
+                } catch (const UsageError& e) {
+                    throw CLI::ValidationError(e.what());
+                }
+                selected = [o, params, needForecast]() mutable {
+                    if (needForecast) {
+                        auto sources = runsBeside(std::filesystem::path(o->output).parent_path());
+                        if (!o->trace.empty()) sources.push_back(std::filesystem::absolute(o->trace).parent_path());
+                        params.need = forecastNeed(runMeta(o->settings.settings(), o->input), sources);
+                    }
+                    return runGuardedCharacter(*o, params);
+                };
+                return;
+            }
             selected = [o] { return withExitCodes([o] { return runCharacterCommand(*o); }); };
             return;
         }

@@ -63,9 +63,9 @@ std::optional<std::int64_t> forecastNeed(const nlohmann::json& meta,
         return std::nullopt;
     }
     const auto need = needWithMargin(*f.peak());
-    std::fprintf(stderr, "[guard] need %s: the forecast peak (%s in %s, from %d earlier runs) + %s %%\n",
+    std::fprintf(stderr, "[guard] need %s: the forecast peak (%s in %s, from %d earlier run%s) + %s %%\n",
                  formatBytes(need).c_str(), formatBytes(*f.peak()).c_str(), f.peakStage().c_str(), f.runs,
-                 formatNumber(kForecastMargin * 100).c_str());
+                 f.runs == 1 ? "" : "s", formatNumber(kForecastMargin * 100).c_str());
     return need;
 }
 
