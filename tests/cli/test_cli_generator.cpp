@@ -172,9 +172,14 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("bad.json") && r.err.contains("{nope}"), qPrintable(r.err));
 
-        r = stageload({"run", picture(), "-o", dir_.filePath("x.glb"), "--poll", "1s"});
+        // A generator's own flags without one (the guard's go with the built-in run too).
+        r = stageload({"run", picture(), "-o", dir_.filePath("x.glb"), "--param", "steps=2"});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains("--generator"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("--param and --run-dir go with --generator"), qPrintable(r.err));
+        r = stageload({"run", picture(), "-o", dir_.filePath("x.glb"), "--poll", "0"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("zero poll"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir_.filePath("x.glb")));
 
         QFile missing(dir_.filePath("missing.json"));
         QVERIFY(missing.open(QIODevice::WriteOnly));
