@@ -44,6 +44,12 @@ nlohmann::json runMeta(const RunSettings& s, const std::filesystem::path& input)
     return meta;
 }
 
+nlohmann::json generatorRunMeta(const GeneratorDef& def, const GeneratorValues& values) {
+    auto meta = generatorTraceMeta(def, values);
+    if (!values.input.empty()) addPictureSize(meta, values.input);
+    return meta;
+}
+
 RunSettings runSettingsFromMeta(const nlohmann::json& meta, RunSettings base,
                                 std::vector<std::string>* ignored) {
     if (!meta.is_object()) return base;

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/api/run_settings.h"
+#include "guard/generator/generator_run.h"
 
 namespace stageload {
 
@@ -27,6 +28,10 @@ nlohmann::json runMeta(const RunSettings& settings, const std::filesystem::path&
 /// keep `base`'s value and are named in `ignored` ("seed: not a whole number"), when given.
 RunSettings runSettingsFromMeta(const nlohmann::json& meta, RunSettings base,
                                 std::vector<std::string>* ignored = nullptr);
+
+/// The start line a generator's run of `values` will have: generatorTraceMeta() and the
+/// picture's size (addPictureSize()), so forecasts key planned runs the way the history has them.
+nlohmann::json generatorRunMeta(const GeneratorDef& def, const GeneratorValues& values);
 
 /// Adds "picture_width" and "picture_height" (as stored) when `input` is a readable picture:
 /// the forecast fits memory across them.

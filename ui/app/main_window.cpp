@@ -73,9 +73,7 @@ nlohmann::json plannedMeta(const StudioSettings& s, const GeneratorDef* generato
     values.input = input.toStdString();
     values.seed = s.run.seed;
     values.textureSize = s.run.textureSize;
-    auto meta = generatorTraceMeta(*generator, values);
-    if (!input.isEmpty()) addPictureSize(meta, values.input);
-    return meta;
+    return generatorRunMeta(*generator, values);
 }
 
 }  // namespace
@@ -274,10 +272,12 @@ void MainWindow::updateForecast() {
     }
     // A built-in run happens in this process: what the app holds now is part of its footprint.
     std::int64_t held = 0;
-    if (!generator) try {
+    if (!generator) {
+        try {
             held = readFootprint();
         } catch (const stageload::Error&) {
         }
+    }
     try {
         forecastPanel_->setRun(runKeyOf(plannedMeta(s, generator, inputPanel_->picture())), held);
     } catch (const stageload::Error& e) {

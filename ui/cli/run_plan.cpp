@@ -30,9 +30,7 @@ nlohmann::json plannedMeta(const std::string& input, const std::string& generato
         values.input = input;
         values.seed = settings.seed;
         values.textureSize = settings.textureSize;
-        auto meta = generatorTraceMeta(def, values);
-        if (!input.empty()) addPictureSize(meta, input);
-        return meta;
+        return generatorRunMeta(def, values);
     }
     if (cascadeScale > 0)
         return {{"pipeline", "cascade"}, {"load", std::string(choiceName(settings.mode))},
