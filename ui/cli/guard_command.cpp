@@ -3,12 +3,10 @@
 // waiting; a bad value exits 2 with a message that says what is wrong.
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "guard/runner/guard_runner.h"
 #include "ui/cli/commands.h"
 #include "ui/cli/guard_flags.h"
 #include "ui/cli/run_plan.h"
@@ -42,27 +40,12 @@ void addGuardCommand(CLI::App& app, Selected& selected) {
                 if (!run)
                     throw UsageError("--need forecast: the guard forecasts `stageload run ...` commands (it "
                                      "reads their settings); for another command give a size, e.g. --need 12G");
-                // Earlier runs: the app's history, generator runs beside OUT, the traces beside
-                // the run's own --trace.
-                auto sources = runsBeside(run->output.parent_path());
-                if (!run->trace.empty()) sources.push_back(std::filesystem::absolute(run->trace).parent_path());
-                params.need = forecastNeed(run->meta, sources);
+                params.need = forecastNeed(run->meta, earlierRuns(run->output, run->trace));
             }
         } catch (const UsageError& e) {
             throw CLI::ValidationError(e.what());  // main() exits 2
         }
-        selected = [command, params] {
-            if (const auto warning = guardWarning(params); !warning.empty())
-                std::fprintf(stderr, "stageload: note: %s\n", warning.c_str());
-            Guard guard(params);
-            guard.onLog = [](const GuardLogEntry& e) {
-                std::fprintf(stderr, "%s\n", e.line().c_str());
-                std::fflush(stderr);
-            };
-            const int code = guard.run(*command);
-            // A run whose record is lost says so: the command's success is not the guard's.
-            return code == 0 && !guard.traceProblem().empty() ? 1 : code;
-        };
+        selected = [command, params] { return runGuarded(params, *command); };
     });
 }
 

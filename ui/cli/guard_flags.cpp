@@ -1,8 +1,10 @@
 #include "ui/cli/guard_flags.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 
 #include "guard/policy/guard_options.h"
+#include "guard/runner/guard_runner.h"
 
 namespace stageload::cli {
 
@@ -30,6 +32,18 @@ void addGuardFlags(CLI::App& cmd, GuardFlags& flags) {
         cmd.add_option_function<std::string>(
             flag, [&flags, key](const std::string& text) { flags.given[key] = text; }, help);
     }
+}
+
+int runGuarded(const GuardParams& params, const std::vector<std::string>& command) {
+    if (const auto warning = guardWarning(params); !warning.empty())
+        std::fprintf(stderr, "stageload: note: %s\n", warning.c_str());
+    Guard guard(params);
+    guard.onLog = [](const GuardLogEntry& e) {
+        std::fprintf(stderr, "%s\n", e.line().c_str());
+        std::fflush(stderr);
+    };
+    const int code = guard.run(command);
+    return code == 0 && !guard.traceProblem().empty() ? 1 : code;
 }
 
 }  // namespace stageload::cli

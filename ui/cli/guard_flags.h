@@ -1,6 +1,7 @@
 #pragma once
 // The guard's flags on a subcommand, made from the guard's option table: `stageload guard` and
-// `stageload run --generator` take the same flags with the same help and defaults.
+// `stageload run` take the same flags with the same help and defaults, and run a command
+// under the guard the same way.
 //
 //   auto flags = std::make_shared<stageload::cli::GuardFlags>();
 //   stageload::cli::addGuardFlags(*cmd, *flags);
@@ -32,5 +33,10 @@ struct GuardFlags {
 
 /// Adds every row of guardOptions() as a flag of `cmd`, with its default in the help text.
 void addGuardFlags(CLI::App& cmd, GuardFlags& flags);
+
+/// Runs `command` under the guard with `params`, its log on stderr (a likely mistake in the
+/// params first, as a note). Returns the guard's exit code; 1 for a command that succeeded
+/// but whose trace was lost (the command's success is not the guard's).
+int runGuarded(const GuardParams& params, const std::vector<std::string>& command);
 
 }  // namespace stageload::cli

@@ -24,7 +24,6 @@
 #include "engine/api/run_meta.h"
 #include "engine/pipelines/character/character_run.h"
 #include "guard/meter/meter.h"
-#include "guard/runner/guard_runner.h"
 #include "ui/cli/commands.h"
 #include "ui/cli/guard_flags.h"
 #include "ui/cli/run_flags.h"
@@ -151,14 +150,7 @@ int runGuardedCharacter(const RunOptions& o, const GuardParams& params) {
     for (const auto& [flag, value] : {std::pair{"--weights", &o.weights}, std::pair{"--trace", &o.trace},
                                       std::pair{"--cutout", &o.cutout}})
         if (!value->empty()) command.insert(command.end(), {flag, *value});
-    if (const auto warning = guardWarning(params); !warning.empty())
-        std::fprintf(stderr, "stageload: note: %s\n", warning.c_str());
-    Guard guard(params);
-    guard.onLog = [](const GuardLogEntry& e) {
-        std::fprintf(stderr, "%s\n", e.line().c_str());
-        std::fflush(stderr);
-    };
-    return guard.run(command);
+    return runGuarded(params, command);
 }
 
 // Runs `work`, mapping what went wrong to the documented exit codes; prints the message.
@@ -224,9 +216,8 @@ void addRunCommand(CLI::App& app, Selected& selected) {
                 }
                 selected = [o, params, needForecast]() mutable {
                     if (needForecast) {
-                        auto sources = runsBeside(std::filesystem::path(o->output).parent_path());
-                        if (!o->trace.empty()) sources.push_back(std::filesystem::absolute(o->trace).parent_path());
-                        params.need = forecastNeed(runMeta(o->settings.settings(), o->input), sources);
+                        params.need = forecastNeed(runMeta(o->settings.settings(), o->input),
+                                                   earlierRuns(o->output, o->trace));
                     }
                     return runGuardedCharacter(*o, params);
                 };

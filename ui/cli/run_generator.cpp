@@ -78,7 +78,7 @@ int runGeneratorCommand(const GeneratorOptions& o) {
     p.sampleInterval = o.sampleInterval;
     if (o.needForecast) {
         // From the app's history and the earlier runs beside OUT.
-        p.guard.need = forecastNeed(generatorRunMeta(p.def, p.values), runsBeside(out.parent_path()));
+        p.guard.need = forecastNeed(generatorRunMeta(p.def, p.values), earlierRuns(out));
     }
 
     // Live progress on stderr: each stage as it begins, each load and release, and every 2 s a

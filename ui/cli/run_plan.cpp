@@ -38,12 +38,15 @@ nlohmann::json plannedMeta(const std::string& input, const std::string& generato
     return runMeta(settings, input);
 }
 
-std::vector<std::filesystem::path> runsBeside(const std::filesystem::path& outDir) {
+std::vector<std::filesystem::path> earlierRuns(const std::filesystem::path& output,
+                                               const std::filesystem::path& trace) {
     std::vector<std::filesystem::path> runs;
     std::error_code ec;
+    const auto outDir = output.parent_path();
     for (const auto& e : std::filesystem::directory_iterator(outDir.empty() ? "." : outDir, ec))
         if (e.path().extension() == ".run" && std::filesystem::is_regular_file(e.path() / "trace.jsonl", ec))
             runs.push_back(e.path() / "trace.jsonl");
+    if (!trace.empty()) runs.push_back(std::filesystem::absolute(trace).parent_path());
     return runs;
 }
 

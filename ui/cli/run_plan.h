@@ -3,7 +3,7 @@
 // (from the same flags as `stageload run`), and `--need forecast` made a size from the history.
 //
 //   const auto meta = plannedMeta("hero.png", "", {}, settings);          // the built-in run
-//   const auto need = forecastNeed(meta, runsBeside("out/"));             // nullopt: no history
+//   const auto need = forecastNeed(meta, earlierRuns("out/hero.glb"));     // nullopt: no history
 //   const auto run = parseRunCommand({"stageload", "run", "hero.png", "-o", "hero.glb"});
 //
 // Throws UsageError for flags that `stageload run` would refuse, GeneratorDefError for a bad
@@ -27,8 +27,10 @@ nlohmann::json plannedMeta(const std::string& input, const std::string& generato
                            const std::vector<std::string>& params, const RunSettings& settings,
                            double cascadeScale = 0.0);
 
-/// The earlier generator runs beside an output folder: their <name>.run/trace.jsonl.
-std::vector<std::filesystem::path> runsBeside(const std::filesystem::path& outDir);
+/// Where the earlier runs of a run writing `output` (and `trace`, when given) are: the generator
+/// runs beside the output (their <name>.run/trace.jsonl) and the traces beside `trace`.
+std::vector<std::filesystem::path> earlierRuns(const std::filesystem::path& output,
+                                               const std::filesystem::path& trace = {});
 
 /// `--need forecast`: the forecast peak of the run `meta` describes plus the margin, from the
 /// app's history and `more` traces or folders; prints how it was found ("[guard] need …") or,
