@@ -21,6 +21,9 @@ packages=(
   qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins qt6-svg-dev libqcustomplot-dev
   # Weights as data: converting ONNX initializers to safetensors (packaging/install-weights.sh)
   python3-onnx python3-numpy
+  # The installed app: man pages from --help, the .deb (dependencies from the binaries), the
+  # validators of the desktop entry and the AppStream metainfo (packaging/, tests/packaging)
+  help2man dpkg-dev file man-db desktop-file-utils appstream
   # Headless GUI tests (the 3D view's OpenGL needs a real X server: Xvfb with Mesa)
   xvfb xauth libgl1-mesa-dri libegl-mesa0 libglx-mesa0 fonts-dejavu-core
   # Output checks (tests/cli): Blender imports every sample's .glb headless

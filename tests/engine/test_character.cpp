@@ -610,7 +610,7 @@ private slots:
             runCharacter(p);
             QFAIL("no error");
         } catch (const NotInstalledError& e) {  // missing is not installed, not broken
-            QVERIFY2(QString(e.what()).contains("not installed") && QString(e.what()).contains("install-weights.sh"),
+            QVERIFY2(QString(e.what()).contains("not installed") && QString(e.what()).contains("stageload install-weights"),
                      e.what());
             QVERIFY(classifyFailure(std::current_exception()).kind == FailureKind::NotInstalled);
         }
@@ -618,7 +618,7 @@ private slots:
         const auto r = runCharacter(p);
         QVERIFY(r.maskSource == MaskSource::Classical);
         QVERIFY(!r.notices.empty());
-        QVERIFY(QString::fromStdString(r.notices.front()).contains("install-weights.sh"));
+        QVERIFY(QString::fromStdString(r.notices.front()).contains("stageload install-weights"));
         QVERIFY(QString::fromStdString(r.notices.front()).contains("classical cut-out was used"));
         QVERIFY(r.meshReport.closedManifold());
         // On an even background auto chooses the classical cut-out, installed weights or not

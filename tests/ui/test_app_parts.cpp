@@ -100,7 +100,7 @@ private slots:
             QVERIFY(item);
             QVERIFY2(item->text().contains("not installed"), qPrintable(item->text()));
             QVERIFY(!item->isEnabled());
-            QVERIFY2(item->toolTip().contains("install-weights.sh"), qPrintable(item->toolTip()));
+            QVERIFY2(item->toolTip().contains("stageload install-weights"), qPrintable(item->toolTip()));
         }
         for (const char* name : {"auto", "classical"})
             QVERIFY(model->item(remover->findData(QString::fromLatin1(name)))->isEnabled());

@@ -295,8 +295,9 @@ private slots:
         w.setScripted(true);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        // The Python stageload's real trace: its stages become bands.
-        QVERIFY(w.openTrace(kSource + QStringLiteral("/tests/data/traces/staged-1.trace.jsonl")));
+        // The Python stageload's real trace: its stages become bands. openFile (the command
+        // line's FILE, the file manager's "Open With") tells a trace by its suffix.
+        QVERIFY(w.openFile(kSource + QStringLiteral("/tests/data/traces/staged-1.trace.jsonl")));
         w.chart()->flush();
         QVERIFY(w.chart()->bands().size() >= 5);
         QVERIFY(w.overlayTrace(kSource + QStringLiteral("/tests/data/traces/eager-1.trace.jsonl")));
@@ -305,11 +306,12 @@ private slots:
         broken.write("{\"type\":\"start\"}\nnot json\n{\"type\":\"end\"}\n");
         broken.close();
         QVERIFY(!w.openTrace(broken.fileName()));
+        QVERIFY(!w.openFile(broken.fileName()));
 
         // A .glb written by anyone opens in the view.
         const QString glb = out_.filePath(QStringLiteral("tetra.glb"));
         writeGlb(test::tetrahedron(), glb.toStdString());
-        QVERIFY(w.openMesh(glb));
+        QVERIFY(w.openFile(glb));
         QCOMPARE(w.meshPanel()->view()->triangleCount(), 4);
         QCOMPARE(w.currentMeshFile(), glb);
         QVERIFY(w.meshPanel()->view()->hasMesh());

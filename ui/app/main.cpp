@@ -1,4 +1,5 @@
-// `stageload-studio [IMAGE]`: the desktop app. Scripted mode (tests, docs, benchmarks):
+// `stageload-studio [FILE]`: the desktop app (FILE: a picture, a mesh or a trace; the desktop
+// entry passes the file manager's). Scripted mode (tests, docs, benchmarks):
 //   stageload-studio IMAGE [--generator FILE.json] --generate --screenshot OUT.png
 //                    --quit-when-done [--benchmark]
 // Exit codes there: 0 the run made a mesh, 3 the guard stopped it, 1 otherwise, 2 bad flags.
@@ -22,9 +23,6 @@ int main(int argc, char** argv) {
     QElapsedTimer launch;
     launch.start();
     stageload::studio::StudioApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Stageload"));
-    QApplication::setApplicationName(QStringLiteral("Stageload Studio"));
-    QApplication::setApplicationVersion(QStringLiteral(STAGELOAD_VERSION));
     stageload::studio::registerRunMetaTypes();
     // Messages go to stderr (and the log pane); stdout is for what scripted mode prints.
     spdlog::set_default_logger(spdlog::stderr_color_mt("stageload-studio"));
@@ -35,7 +33,9 @@ int main(int argc, char** argv) {
         "charted live and every run guarded."));
     cli.addHelpOption();
     cli.addVersionOption();
-    cli.addPositionalArgument(QStringLiteral("image"), QStringLiteral("A picture to open"), QStringLiteral("[IMAGE]"));
+    cli.addPositionalArgument(QStringLiteral("file"),
+                              QStringLiteral("A picture to open (or a .glb/.obj mesh, or a run's trace .jsonl)"),
+                              QStringLiteral("[FILE]"));
     const QCommandLineOption generate(QStringLiteral("generate"), QStringLiteral("Generate the picture at once"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("After the mesh appears, save the window as PNG here"),
@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
 
     const QStringList positional = cli.positionalArguments();
     if (positional.size() > 1) {
-        std::fprintf(stderr, "stageload-studio: one picture at a time (got %lld)\n",
+        std::fprintf(stderr, "stageload-studio: one file at a time (got %lld)\n",
                      static_cast<long long>(positional.size()));
         return 2;
     }
@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
     stageload::studio::MainWindow window;
     window.setScripted(options.any());
     window.show();
-    if (!positional.isEmpty() && !window.openPicture(positional.first()) && options.any()) return 1;
+    if (!positional.isEmpty() && !window.openFile(positional.first()) && options.any()) return 1;
     if (cli.isSet(generator) && !window.useGenerator(cli.value(generator)) && options.any()) return 2;
 
     stageload::studio::ScriptedSession session(window, options, launch);

@@ -20,6 +20,8 @@
 #include <QVBoxLayout>
 
 #include "engine/api/run_meta.h"
+#include "engine/api/weights.h"
+#include "engine/base/data_dirs.h"
 #include "engine/base/units.h"
 #include "engine/pipelines/character/character_run.h"
 #include "guard/forecast/forecast.h"
@@ -41,13 +43,8 @@
 namespace stageload::studio {
 namespace {
 
-// The generator definitions this project ships: installed beside the program
-// (../share/stageload/generators), else in the source tree it was built from.
-std::string shippedGeneratorsDir() {
-    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/stageload/generators");
-    if (QFileInfo(installed).isDir()) return installed.toStdString();
-    return STAGELOAD_SOURCE_DIR "/resources/generators";
-}
+// The generator definitions this project ships, installed beside the program.
+std::filesystem::path shippedGeneratorsDir() { return dataDir() / "generators"; }
 
 QStringList toQStrings(const std::vector<std::string>& v) {
     QStringList out;
@@ -534,6 +531,27 @@ bool MainWindow::installRemover(stageload::RemoverChoice remover) {
     settingsPanel_->updateRemovers();
     statusBar()->showMessage(ok ? tr("Background remover installed") : tr("The background remover was not installed"));
     return ok;
+}
+
+void MainWindow::showAbout() {
+    QString removers;
+    for (const auto remover : {stageload::RemoverChoice::U2NetP, stageload::RemoverChoice::ISNet}) {
+        const auto file = removerWeightsFile(remover);
+        const QString name = remover == stageload::RemoverChoice::ISNet ? QStringLiteral("ISNet") : QStringLiteral("U²-Netp");
+        removers += removerInstalled(remover)
+                        ? tr("<li>%1: %2</li>").arg(name, QString::fromStdString(file.string()).toHtmlEscaped())
+                        : tr("<li>%1: not installed</li>").arg(name);
+    }
+    QMessageBox::about(
+        this, tr("About Stageload Studio"),
+        tr("<h3>Stageload Studio %1</h3>"
+           "<p>Turn one picture of a character into a textured 3D mesh, stage by stage, with memory "
+           "charted live and every run guarded.</p>"
+           "<p><a href=\"%2\">%2</a></p>"
+           "<p>Background removers:</p><ul>%3</ul>"
+           "<p>Shipped data: %4<br>Qt %5</p>")
+            .arg(QApplication::applicationVersion(), QStringLiteral(STAGELOAD_HOMEPAGE), removers,
+                 QString::fromStdString(dataDir().string()).toHtmlEscaped(), QString::fromLatin1(qVersion())));
 }
 
 void MainWindow::updateActions() {

@@ -57,6 +57,9 @@ public:
     void setScripted(bool scripted) { scripted_ = scripted; }
 
     bool openPicture(const QString& path);
+    /// A mesh (.glb/.gltf/.obj), a trace (.jsonl) or else a picture, by its suffix, as from the
+    /// file manager or a drop.
+    bool openFile(const QString& path);
     bool openMesh(const QString& path);
     bool openTrace(const QString& path);
     /// Draws the run of trace `path` over the chart, labelled by its picture and mode (and
@@ -122,7 +125,7 @@ private:
     void exportMesh();
     void launchBlender();
     void saveChart();
-    void openAny(const QString& path);
+    void showAbout();
 
     const GeneratorDef* findGenerator(const QString& file) const;
     /// The generator editor for `def` (nullptr: a new one); a saved file becomes the pipeline.

@@ -136,6 +136,10 @@ void MainWindow::buildActions() {
             ->setEnabled(!labels.isEmpty());
     });
 
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Stageload Studio"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+
     auto* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -190,14 +194,11 @@ bool MainWindow::overlayTrace(const QString& path, const QString& when) {
     }
 }
 
-void MainWindow::openAny(const QString& path) {
+bool MainWindow::openFile(const QString& path) {
     const QString suffix = suffixOf(path);
-    if (kMeshSuffixes.contains(suffix))
-        openMesh(path);
-    else if (suffix == QLatin1String("jsonl"))
-        openTrace(path);
-    else
-        openPicture(path);
+    if (kMeshSuffixes.contains(suffix)) return openMesh(path);
+    if (suffix == QLatin1String("jsonl")) return openTrace(path);
+    return openPicture(path);
 }
 
 void MainWindow::openRun(const QString& id) {
@@ -362,7 +363,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
     const auto urls = event->mimeData()->urls();
     if (urls.isEmpty() || !urls.first().isLocalFile()) return;
-    openAny(urls.first().toLocalFile());
+    openFile(urls.first().toLocalFile());
     event->acceptProposedAction();
 }
 

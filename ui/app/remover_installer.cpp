@@ -1,22 +1,18 @@
 #include "ui/app/remover_installer.h"
 
-#include <QCoreApplication>
 #include <QEventLoop>
-#include <QFileInfo>
 #include <QMessageBox>
 #include <QProcess>
 #include <QProgressDialog>
 
 #include "engine/api/weights.h"
+#include "engine/base/data_dirs.h"
 
 namespace stageload::studio {
 
 QString RemoverInstaller::script() {
     if (const QString given = qEnvironmentVariable("STAGELOAD_INSTALL_WEIGHTS"); !given.isEmpty()) return given;
-    const QString installed =
-        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/stageload/install-weights.sh");
-    if (QFileInfo(installed).isFile()) return installed;
-    return QStringLiteral(STAGELOAD_SOURCE_DIR "/packaging/install-weights.sh");
+    return QString::fromStdString((dataDir() / "install-weights.sh").string());
 }
 
 QStringList RemoverInstaller::arguments(RemoverChoice remover) {

@@ -1,6 +1,6 @@
 #pragma once
 // Installs the learned background remover from the app: runs the project's
-// packaging/install-weights.sh (which fetches, checks by hash and converts the weights) into the
+// install-weights.sh (packaging/ in the sources, shipped in <prefix>/share/stageload) (which fetches, checks by hash and converts the weights) into the
 // folder the engine reads, with its progress in a dialog that can cancel it.
 //
 //   if (stageload::studio::RemoverInstaller::run(this, stageload::RemoverChoice::U2NetP))
@@ -19,8 +19,8 @@ namespace stageload::studio {
 
 class RemoverInstaller {
 public:
-    /// The installer script: $STAGELOAD_INSTALL_WEIGHTS when set (tests), else installed beside
-    /// the program (../share/stageload/install-weights.sh), else the source tree's.
+    /// The installer script: $STAGELOAD_INSTALL_WEIGHTS when set (tests), else the one shipped
+    /// beside the program (dataDir()/install-weights.sh).
     static QString script();
     /// The script's arguments for `remover` (U2NetP or ISNet), into defaultWeightsDir().
     static QStringList arguments(RemoverChoice remover);

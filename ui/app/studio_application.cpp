@@ -1,15 +1,34 @@
 #include "ui/app/studio_application.h"
 
+#include <QIcon>
 #include <QMessageBox>
 #include <cstdio>
 #include <exception>
 #include <spdlog/spdlog.h>
 
 #include "engine/api/failure.h"
+#include "engine/base/data_dirs.h"
 
 namespace stageload::studio {
 
-StudioApplication::StudioApplication(int& argc, char** argv) : QApplication(argc, argv) {}
+StudioApplication::StudioApplication(int& argc, char** argv) : QApplication(argc, argv) {
+    setOrganizationName(QStringLiteral("Stageload"));
+    setApplicationName(QStringLiteral("Stageload Studio"));
+    setApplicationVersion(QStringLiteral(STAGELOAD_VERSION));
+    setDesktopFileName(QStringLiteral(STAGELOAD_APP_ID));  // the window's app id on Wayland
+    setWindowIcon(icon());
+}
+
+QIcon StudioApplication::icon() {
+    // The icon theme has it once installed; else the PNGs the build drew, beside the program.
+    const QString name = QStringLiteral(STAGELOAD_APP_ID);
+    if (QIcon::hasThemeIcon(name)) return QIcon::fromTheme(name);
+    QIcon icon;
+    const QString hicolor = QString::fromStdString((programDir() / ".." / "share" / "icons" / "hicolor").string());
+    for (const int size : {16, 24, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral("%1/%2x%2/apps/%3.png").arg(hicolor).arg(size).arg(name), QSize(size, size));
+    return icon;
+}
 
 bool StudioApplication::notify(QObject* receiver, QEvent* event) {
     try {

@@ -1,5 +1,5 @@
 #pragma once
-// The app's QApplication: an exception that escapes an event handler (Qt does not support
+// The app's QApplication: its name, version, icon and desktop entry; an exception that escapes an event handler (Qt does not support
 // them; left alone they abort the program and lose the window) is logged and shown in a
 // dialog, and the app goes on. In scripted mode (no one to read a dialog) it is printed and
 // the app quits with exit code 70.
@@ -9,12 +9,16 @@
 //   return app.exec();
 
 #include <QApplication>
+#include <QIcon>
 
 namespace stageload::studio {
 
 class StudioApplication : public QApplication {
 public:
     StudioApplication(int& argc, char** argv);
+
+    /// The app's icon: from the icon theme when installed, else the PNGs drawn by the build.
+    static QIcon icon();
 
     void setScripted(bool scripted) { scripted_ = scripted; }
     /// How many escaped exceptions were caught so far.

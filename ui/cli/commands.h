@@ -29,6 +29,8 @@ void addForecastCommand(CLI::App& app, Selected& selected);
 /// `plot`: the memory chart of traces as PNG/SVG/PDF (creates its own offscreen QApplication).
 void addPlotCommand(CLI::App& app, Selected& selected);
 void addGuardCommand(CLI::App& app, Selected& selected);
+/// `install-weights`: the learned remover's weights, for this user or (--system) every user.
+void addInstallWeightsCommand(CLI::App& app, Selected& selected);
 /// Registers `character` under the `bench` subcommand.
 void addCharacterBenchCommand(CLI::App& bench, Selected& selected);
 /// Registers `guard` under the `bench` subcommand.

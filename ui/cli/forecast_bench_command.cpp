@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "engine/api/run_meta.h"
+#include "engine/base/data_dirs.h"
 #include "engine/core/image_tensor.h"
 #include "engine/media/image.h"
 #include "guard/forecast/forecast.h"
@@ -38,7 +39,7 @@ struct ForecastBenchOptions {
     double scale = 1.0;
     std::vector<int> sizes{512, 1024};
     int size = 768;
-    std::string picture = STAGELOAD_SOURCE_DIR "/resources/samples/knight_alpha.png";
+    std::string picture = (dataDir() / "samples" / "knight_alpha.png").string();
     std::string out;
 };
 

@@ -16,6 +16,7 @@
 #include <memory>
 #include <thread>
 
+#include "engine/base/data_dirs.h"
 #include "guard/generator/generator_run.h"
 #include "guard/memory/system_memory.h"
 #include "ui/cli/commands.h"
@@ -27,7 +28,7 @@ namespace {
 struct GeneratorBenchOptions {
     double scale = 3.0;
     double seconds = 5.0;
-    std::string cascade = STAGELOAD_SOURCE_DIR "/resources/generators/stageload-cascade.json";
+    std::string cascade = (dataDir() / "generators" / "stageload-cascade.json").string();
     std::string out;
 };
 

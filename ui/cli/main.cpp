@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
     stageload::cli::addPlotCommand(app, selected);
     stageload::cli::addGuardCommand(app, selected);
     stageload::cli::addForecastCommand(app, selected);
+    stageload::cli::addInstallWeightsCommand(app, selected);
     stageload::cli::addCharacterBenchCommand(*bench, selected);
     stageload::cli::addGuardBenchCommand(*bench, selected);
     stageload::cli::addGeneratorBenchCommand(*bench, selected);

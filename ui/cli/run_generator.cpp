@@ -10,6 +10,7 @@
 #include "engine/api/generator_job.h"
 #include "engine/api/run_meta.h"
 #include "engine/base/atomic_file.h"
+#include "engine/base/data_dirs.h"
 #include "engine/base/text.h"
 #include "engine/base/units.h"
 #include "engine/media/mesh_files.h"
@@ -43,9 +44,8 @@ void printStageTable(const std::filesystem::path& trace) {
 }
 
 std::filesystem::path thisProgram() {
-    std::error_code ec;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? std::filesystem::path("stageload") : self;
+    auto self = programFile();
+    return self.empty() ? std::filesystem::path("stageload") : self;
 }
 
 int runGeneratorCommand(const GeneratorOptions& o) {
