@@ -1,9 +1,12 @@
 #include "engine/pipelines/character/back_paint.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <limits>
+#include <numeric>
 #include <vector>
 
 #include "engine/core/image_tensor.h"
@@ -27,12 +30,31 @@ constexpr double kFeatureShare = 0.015;
 // ... when they lie at least this share of the picture's long side inside the silhouette.
 constexpr double kFeatureDepth = 0.02;
 // A soft feature (a blush, a glow) joins its region in the flood fill. It stands out from the
-// region's own colour at kSoftScale (a share of the long side) by more than kSoftCore somewhere
-// and kSoftEdge all over, and covers at most kSoftShare of the region. Shading varies slowly at
-// this scale and stays; so does a region's own drawing (the curls of a fringe).
-constexpr double kSoftScale = 0.03;
+// region's own colours around it by more than kSoftCore somewhere and kSoftEdge all over, and
+// covers at most kSoftShare of the region.
 constexpr float kSoftCore = 0.06f, kSoftEdge = 0.025f;
 constexpr double kSoftShare = 0.2;
+// A region's own colours around a pixel: in the (2 kOwnWindow + 1)² tiles of kOwnTile (a share
+// of the long side) around its tile, the colours (quantized to kOwnBins per channel) that at
+// least a feature's limit of the region's pixels there have, and always the most frequent one;
+// each is the mean of those pixels. A feature has fewer pixels than that, so it cannot become
+// its region's colour, however large a share of the window it takes (a blush on a face) and
+// however many colours the region has (a soft outline joins a whole figure into one region:
+// cap, body, shadow and outline). Two grids of bins, the second shifted by half a bin, so a
+// colour at a bin's border is not split below the limit. Up to kOwnMax colours per grid.
+constexpr double kOwnTile = 0.06;
+constexpr std::int64_t kOwnWindow = 2;
+constexpr int kOwnBins = 8, kOwnMax = 8;
+// Pixels mixed between two own colours (a soft shading edge) are off too, in lines: a patch is
+// what is left of the off pixels after an opening of one pixel, split where the colour steps
+// by kStep (a blush is one colour, the shadow band it lies on another), and gets back its
+// faint rim up to kSoftGrow pixels.
+constexpr std::int64_t kSoftGrow = 2;
+// A soft feature changes the hue of what is around it by at least kSoftHue degrees (a blush on
+// skin: 20-35): a darker or lighter patch of the region's own hue is its drawing (the spots on
+// a slime's sides, the curls of a fringe) and stays. A grey around a coloured patch, or the
+// reverse, counts as a change; two greys (chroma under kSoftGrey) as none.
+constexpr double kSoftHue = 10.0, kSoftGrey = 0.08;
 // It is a blob: it fills at least kSoftFill of its bounding box, whose sides differ at most
 // kSoftAspect times (a band of shadow along an outline is shading) ...
 constexpr double kSoftFill = 0.4, kSoftAspect = 3.0;
@@ -78,30 +100,125 @@ std::vector<char> deepInside(const std::vector<char>& sil, const Grid& g, std::i
     return toMask(eroded.view({g.h, g.w}).gt(0.5f));
 }
 
-// Per pixel of the `large` regions: how far its colour is (largest channel) from its region's own
-// colour around it. Both are blurs that take only the region's pixels: a photo's grain must not
-// read as a feature, nor the outline next to a region.
-torch::Tensor offRegionColour(const torch::Tensor& pixels, const Regions& regions,
-                              const std::vector<char>& large, const Grid& g) {
+// Per pixel of the `large` regions: how far its colour (the region's own pixels, lightly
+// blurred: a photo's grain must not read as a feature, nor the outline next to a region) is,
+// largest channel, from the nearest of its region's own colours around it (see kOwnTile).
+// `pixels` [3,h,w], contiguous on the CPU.
+std::vector<float> offRegionColour(const torch::Tensor& pixels, const Regions& regions,
+                                   const std::vector<char>& large, double limit, const Grid& g) {
     const auto labels = torch::from_blob(const_cast<std::int32_t*>(regions.labels.data()),
                                          {g.h, g.w}, torch::kInt32);
-    // Slow colour needs no detail: blurred at a quarter of the working size.
-    const auto ch = std::max<std::int64_t>(1, g.h / 4), cw = std::max<std::int64_t>(1, g.w / 4);
-    const double sigma = std::max(1.0, kSoftScale * static_cast<double>(std::max(ch, cw)));
-    auto off = torch::zeros({g.h, g.w}, torch::kFloat32);
+    const auto* px = pixels.data_ptr<float>();
+    const auto tile = std::max<std::int64_t>(
+        2, std::llround(kOwnTile * static_cast<double>(std::max(g.h, g.w))));
+    constexpr int kLevels = kOwnBins + 1, kCodes = kLevels * kLevels * kLevels;
+    std::vector<std::vector<std::int64_t>> members(large.size());
+    for (std::int64_t i = 0; i < g.size(); ++i)
+        if (large[regions.labels[i]]) members[regions.labels[i]].push_back(i);
+    std::vector<float> off(g.size(), 0.0f);
     for (std::size_t id = 1; id < large.size(); ++id) {
         if (!large[id]) continue;
-        const auto member = labels.eq(static_cast<std::int32_t>(id));
-        const auto m = member.to(torch::kFloat32);
-        const auto masked = pixels * m;
-        const auto own =
-            resizeTensor(gaussianBlur(resizeTensor(masked, ch, cw), sigma) /
-                             gaussianBlur(resizeTensor(m, ch, cw), sigma).clamp_min(1e-6),
-                         g.h, g.w);
-        const auto fine = gaussianBlur(masked, 1.0) / gaussianBlur(m, 1.0).clamp_min(1e-6);
-        off = torch::where(member, (fine - own).abs().amax(0), off);
+        const auto& pts = members[id];
+        const auto m = labels.eq(static_cast<std::int32_t>(id)).to(torch::kFloat32);
+        const auto fine =
+            (gaussianBlur(pixels * m, 1.0) / gaussianBlur(m, 1.0).clamp_min(1e-6)).contiguous();
+        const auto* f = fine.data_ptr<float>();
+        // The region's tiles, and the window around each.
+        std::int64_t y0 = g.h, y1 = 0, x0 = g.w, x1 = 0;
+        for (const auto i : pts)
+            y0 = std::min(y0, i / g.w / tile), y1 = std::max(y1, i / g.w / tile),
+            x0 = std::min(x0, i % g.w / tile), x1 = std::max(x1, i % g.w / tile);
+        const auto bh = y1 - y0 + 1, bw = x1 - x0 + 1;
+        std::vector<float> best(pts.size(), std::numeric_limits<float>::infinity());
+        std::vector<double> count, sum, wcount, wsum;
+        for (const double shift : {0.0, 0.5}) {
+            const auto code = [&](std::int64_t i) {
+                int k = 0;
+                for (int ch = 0; ch < 3; ++ch) {
+                    const auto q = static_cast<int>(std::floor(px[ch * g.size() + i] * kOwnBins + shift));
+                    k = k * kLevels + std::clamp(q, 0, kOwnBins);
+                }
+                return k;
+            };
+            count.assign(static_cast<std::size_t>(bh * bw * kCodes), 0.0);
+            sum.assign(count.size() * 3, 0.0);
+            for (const auto i : pts) {
+                const auto t = (i / g.w / tile - y0) * bw + (i % g.w / tile - x0);
+                const auto k = t * kCodes + code(i);
+                count[k] += 1;
+                for (int ch = 0; ch < 3; ++ch) sum[3 * k + ch] += px[ch * g.size() + i];
+            }
+            // Window sums over the tiles, rows then columns.
+            const auto boxSum = [&](const std::vector<double>& in, int n, std::vector<double>& out) {
+                std::vector<double> rows(in.size(), 0.0);
+                out.assign(in.size(), 0.0);
+                const auto stride = static_cast<std::int64_t>(kCodes) * n;
+                for (std::int64_t y = 0; y < bh; ++y)
+                    for (std::int64_t x = 0; x < bw; ++x)
+                        for (auto xx = std::max<std::int64_t>(0, x - kOwnWindow);
+                             xx <= std::min(bw - 1, x + kOwnWindow); ++xx)
+                            for (std::int64_t k = 0; k < stride; ++k)
+                                rows[(y * bw + x) * stride + k] += in[(y * bw + xx) * stride + k];
+                for (std::int64_t y = 0; y < bh; ++y)
+                    for (auto yy = std::max<std::int64_t>(0, y - kOwnWindow);
+                         yy <= std::min(bh - 1, y + kOwnWindow); ++yy)
+                        for (std::int64_t x = 0; x < bw; ++x)
+                            for (std::int64_t k = 0; k < stride; ++k)
+                                out[(y * bw + x) * stride + k] += rows[(yy * bw + x) * stride + k];
+            };
+            boxSum(count, 1, wcount);
+            boxSum(sum, 3, wsum);
+            // Each tile's own colours.
+            std::vector<std::array<float, 3>> own(static_cast<std::size_t>(bh * bw * kOwnMax));
+            std::vector<int> owns(static_cast<std::size_t>(bh * bw), 0);
+            std::vector<int> order(kCodes);
+            for (std::int64_t t = 0; t < bh * bw; ++t) {
+                const auto* wc = &wcount[t * kCodes];
+                std::iota(order.begin(), order.end(), 0);
+                std::partial_sort(order.begin(), order.begin() + kOwnMax, order.end(),
+                                  [wc](int a, int b) { return wc[a] > wc[b] || (wc[a] == wc[b] && a < b); });
+                for (int j = 0; j < kOwnMax; ++j) {
+                    const auto n = wc[order[j]];
+                    if (!(n >= limit || (j == 0 && n > 0))) break;
+                    auto& col = own[t * kOwnMax + owns[t]++];
+                    for (int ch = 0; ch < 3; ++ch)
+                        col[ch] = static_cast<float>(wsum[3 * (t * kCodes + order[j]) + ch] / n);
+                }
+            }
+            for (std::size_t j = 0; j < pts.size(); ++j) {
+                const auto i = pts[j];
+                const auto t = (i / g.w / tile - y0) * bw + (i % g.w / tile - x0);
+                for (int o = 0; o < owns[t]; ++o) {
+                    const auto& col = own[t * kOwnMax + o];
+                    float d = 0.0f;
+                    for (int ch = 0; ch < 3; ++ch)
+                        d = std::max(d, std::abs(f[ch * g.size() + i] - col[ch]));
+                    best[j] = std::min(best[j], d);
+                }
+            }
+        }
+        for (std::size_t j = 0; j < pts.size(); ++j) off[pts[j]] = best[j];
     }
     return off;
+}
+
+// Degrees of hue between two colours; 180 where one is grey (chroma under kSoftGrey) and the
+// other is not, 0 where both are.
+double hueChange(const std::array<double, 3>& a, const std::array<double, 3>& b) {
+    const auto hue = [](const std::array<double, 3>& c, double& chroma) {
+        const auto hi = std::max({c[0], c[1], c[2]}), lo = std::min({c[0], c[1], c[2]});
+        chroma = hi - lo;
+        if (chroma <= 1e-9) return 0.0;
+        if (hi == c[0]) return 60.0 * std::fmod((c[1] - c[2]) / chroma + 6.0, 6.0);
+        if (hi == c[1]) return 60.0 * ((c[2] - c[0]) / chroma + 2.0);
+        return 60.0 * ((c[0] - c[1]) / chroma + 4.0);
+    };
+    double ca = 0, cb = 0;
+    const auto ha = hue(a, ca), hb = hue(b, cb);
+    if (ca < kSoftGrey && cb < kSoftGrey) return 0.0;
+    if (ca < kSoftGrey || cb < kSoftGrey) return 180.0;
+    const auto d = std::fmod(std::abs(ha - hb), 360.0);
+    return std::min(d, 360.0 - d);
 }
 
 // Pixels within `reach` pixels (Chebyshev) of another region.
@@ -121,21 +238,32 @@ std::vector<char> nearOtherRegion(const Regions& regions, const Grid& g, std::in
                       .gt(0.5f));
 }
 
-// Soft features (a blush, a glow): patches of the `large` regions off their region's colour, by
-// more than kSoftCore somewhere and kSoftEdge all over, under `limit` pixels and kSoftShare of the
-// region, `deep` inside the figure, blobs, surrounded by their region.
+// Soft features (a blush, a glow): patches of the `large` regions off their region's own colours,
+// by more than kSoftCore somewhere and kSoftEdge all over, under `limit` pixels and kSoftShare of
+// the region, `deep` inside the figure, blobs, surrounded by their region, of another hue.
+// `pixels` [3,h,w], contiguous on the CPU; `near` joins two pixels of one colour.
+template <class Near>
 std::vector<char> softFeatures(const torch::Tensor& pixels, const Regions& regions,
                                const std::vector<char>& large, const std::vector<char>& deep,
-                               double limit, const Grid& g) {
-    const auto off = offRegionColour(pixels, regions, large, g);
-    const auto* o = off.data_ptr<float>();
+                               double limit, const Grid& g, Near near) {
+    const auto off = offRegionColour(pixels, regions, large, limit, g);
+    const auto* o = off.data();
+    const auto* px = pixels.data_ptr<float>();
     // The mixed pixels along an outline would join every patch near it into one ring.
     const auto edge = nearOtherRegion(regions, g, 1);
-    const auto patches = labelRegions(g.h, g.w, [&](std::int64_t p) {
-        return large[regions.labels[p]] && o[p] > kSoftEdge && !edge[p];
-    });
+    std::vector<char> candidate(regions.labels.size());
+    for (std::int64_t p = 0; p < g.size(); ++p)
+        candidate[p] = large[regions.labels[p]] && o[p] > kSoftEdge && !edge[p];
+    // An opening of one pixel: lines of mixed pixels (a soft shading edge) go.
+    const auto cand = toTensor(candidate, g).to(torch::kFloat32).view({1, 1, g.h, g.w});
+    const auto pool = F::MaxPool2dFuncOptions(3).stride(1).padding(1);
+    const auto opened =
+        toMask(F::max_pool2d(-F::max_pool2d(-cand, pool), pool).view({g.h, g.w}).gt(0.5f));
+    const auto patches = labelRegions(
+        g.h, g.w, [&](std::int64_t p) { return candidate[p] && opened[p]; }, near);
     std::vector<char> core(patches.sizes.size(), 0), rejected(patches.sizes.size(), 0);
     std::vector<std::int32_t> within(patches.sizes.size(), 0);
+    std::vector<std::array<double, 3>> colour(patches.sizes.size(), {0, 0, 0});
     struct Box {
         std::int64_t x0 = INT64_MAX, y0 = INT64_MAX, x1 = -1, y1 = -1;
     };
@@ -145,6 +273,7 @@ std::vector<char> softFeatures(const torch::Tensor& pixels, const Regions& regio
         if (o[i] > kSoftCore) core[id] = 1;
         if (!deep[i]) rejected[id] = 1;
         within[id] = regions.labels[i];
+        for (int ch = 0; ch < 3; ++ch) colour[id][ch] += px[ch * g.size() + i];
         auto& b = boxes[id];
         b.x0 = std::min(b.x0, i % g.w), b.x1 = std::max(b.x1, i % g.w);
         b.y0 = std::min(b.y0, i / g.w), b.y1 = std::max(b.y1, i / g.w);
@@ -167,14 +296,23 @@ std::vector<char> softFeatures(const torch::Tensor& pixels, const Regions& regio
                        .view({crop.h, crop.w})
                        .gt(0.5f));
         std::int64_t ring = 0, plain = 0;
+        std::array<double, 3> plainColour{0, 0, 0};
         for (std::int64_t y = y0; y <= y1; ++y)
             for (std::int64_t x = x0; x <= x1; ++x) {
                 const auto c = (y - y0) * crop.w + x - x0, p = y * g.w + x;
                 if (!around[c] || inPatch[c]) continue;
                 ++ring;
-                plain += regions.labels[p] == within[id] && !edge[p];
+                if (regions.labels[p] != within[id] || edge[p]) continue;
+                ++plain;
+                for (int ch = 0; ch < 3; ++ch) plainColour[ch] += px[ch * g.size() + p];
             }
-        return static_cast<double>(plain) >= kSoftSurround * static_cast<double>(ring);
+        if (static_cast<double>(plain) < kSoftSurround * static_cast<double>(ring)) return false;
+        // Another hue than the region around it.
+        std::array<double, 3> mean;
+        for (int ch = 0; ch < 3; ++ch)
+            mean[ch] = colour[id][ch] / static_cast<double>(patches.sizes[id]),
+            plainColour[ch] /= static_cast<double>(plain);
+        return hueChange(mean, plainColour) >= kSoftHue;
     };
     std::vector<char> feature(patches.sizes.size(), 0);
     for (std::size_t id = 1; id < patches.sizes.size(); ++id) {
@@ -189,6 +327,18 @@ std::vector<char> softFeatures(const torch::Tensor& pixels, const Regions& regio
     }
     std::vector<char> soft(regions.labels.size(), 0);
     for (std::int64_t i = 0; i < g.size(); ++i) soft[i] = feature[patches.labels[i]];
+    // A feature's faint rim, split off from it by the opening or the colour steps, goes with it
+    // (not a large patch beside it: an outline).
+    const auto softT = toTensor(soft, g).to(torch::kFloat32).view({1, 1, g.h, g.w});
+    const auto grown = toMask(
+        F::max_pool2d(softT, F::MaxPool2dFuncOptions(2 * kSoftGrow + 1).stride(1).padding(kSoftGrow))
+            .view({g.h, g.w})
+            .gt(0.5f));
+    for (std::int64_t i = 0; i < g.size(); ++i) {
+        const auto id = patches.labels[i];
+        soft[i] = soft[i] || (grown[i] && large[regions.labels[i]] && o[i] > kSoftEdge &&
+                              static_cast<double>(patches.sizes[id]) < limit);
+    }
     return soft;
 }
 
@@ -265,7 +415,7 @@ torch::Tensor paintOverFeatures(const torch::Tensor& image, const torch::Tensor&
         keep[i] = in[i] && (large[id] || atEdge[id]);
     }
 
-    const auto soft = softFeatures(pixels, regions, large, deep, limit, g);
+    const auto soft = softFeatures(pixels, regions, large, deep, limit, g, near);
     for (std::int64_t i = 0; i < g.size(); ++i)
         if (soft[i]) keep[i] = 0;
 
