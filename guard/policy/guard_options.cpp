@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <regex>
 
 #include "engine/base/error.h"
 #include "engine/base/text.h"
@@ -175,6 +176,49 @@ void setGuardValue(GuardParams& p, const GuardOption& o, std::string_view text) 
             return;
         }
     }
+}
+
+namespace {
+
+// `text` with each of `option`'s flags in its words (see guardReasonInWords()); no quotes in it.
+std::string flagsInWords(const std::string& text, const GuardOption& option) {
+    if (text.find(option.flag) == std::string::npos) return text;
+    // A value as the policy writes it: 40.0%, 8.00 GiB, 512 MiB, 30m00s, 250ms.
+    static const std::string kValue = R"(([0-9][0-9.hms]*(?:%| (?:B|KiB|MiB|GiB|TiB)\b)?))";
+    // The label without its comparison ("Start when free ≥"): the reason has its own.
+    std::string label(option.label);
+    for (const std::string_view sign : {" ≥", " ≤", " <", " >"})
+        if (label.size() > sign.size() && label.ends_with(sign)) label.resize(label.size() - sign.size());
+    const std::string flag(option.flag);
+    const std::regex pattern(flag + " " + kValue + "|" + flag + "\\b");
+    std::string out;
+    auto from = text.cbegin();
+    for (std::sregex_iterator it(text.cbegin(), text.cend(), pattern), end; it != end; ++it) {
+        out.append(from, (*it)[0].first);
+        out += (*it)[1].matched ? (*it)[1].str() + " (" + label + ")" : label;
+        from = (*it)[0].second;
+    }
+    out.append(from, text.cend());
+    return out;
+}
+
+}  // namespace
+
+std::string guardReasonInWords(std::string_view reason) {
+    // What is quoted (a busy process's command line) is left as it is.
+    std::string out;
+    bool quoted = false;
+    for (std::size_t start = 0; start <= reason.size();) {
+        const auto end = std::min(reason.find('\'', start), reason.size());
+        std::string part(reason.substr(start, end - start));
+        if (!quoted)
+            for (const auto& o : guardOptions()) part = flagsInWords(part, o);
+        out += part;
+        if (end < reason.size()) out += '\'';
+        quoted = !quoted;
+        start = end + 1;
+    }
+    return out;
 }
 
 }  // namespace stageload

@@ -62,4 +62,9 @@ std::string guardValueText(const GuardParams& params, const GuardOption& option)
 /// are skipped, each line is trimmed, and a bad regex names its line.
 void setGuardValue(GuardParams& params, const GuardOption& option, std::string_view text);
 
+/// A guard's reason (GuardPolicy's, which names thresholds by their flags for the CLI) in the
+/// panel's words: "available 32.0% < --wait-free 40.0%" becomes "available 32.0% < 40.0% (Start
+/// when free)"; a flag without a value becomes its label. Other text is left as it is.
+std::string guardReasonInWords(std::string_view reason);
+
 }  // namespace stageload

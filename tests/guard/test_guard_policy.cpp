@@ -2,6 +2,7 @@
 #include <QtTest>
 
 #include "engine/base/error.h"
+#include "guard/policy/guard_options.h"
 #include "guard/policy/guard_policy.h"
 #include "tests/guard/guard_readings_support.h"
 
@@ -185,6 +186,52 @@ private slots:
         d = policy.check(readingsAt(20, 8));
         QVERIFY(d.action == GuardAction::Stop);
         QVERIFY2(d.reason.find("--kill-free 10.0%") != std::string::npos, d.reason.c_str());
+    }
+
+    // Every reason the policy gives, waiting, giving up and stopping, reads in the panel's words
+    // once converted: its values kept, each flag replaced by its label.
+    void reasonsReadInThePanelsWords() {
+        std::vector<std::string> reasons;
+        {
+            GuardParams p;
+            p.need = 40 * GiB;
+            p.swapLimit = 16 * GiB;
+            p.busy = {"ffmpeg"};
+            p.quietFor = 60;
+            p.startTimeout = 60;
+            GuardPolicy policy(p);
+            reasons.push_back(policy.admit(readingsAt(0, 30, 10 * GiB, {proc(5, "ffmpeg -i x")})).reason);
+            reasons.push_back(policy.admit(readingsAt(30, 30, 10 * GiB)).reason);  // quiet for 30 s of 60
+            reasons.push_back(policy.admit(readingsAt(60, 30, 10 * GiB)).reason);  // gives up
+        }
+        {
+            GuardParams p;
+            p.swapLimit = 12 * GiB;
+            GuardPolicy budget(p), limit(p), low(p);
+            budget.started(readingsAt(0, 80, 2 * GiB));
+            reasons.push_back(budget.check(readingsAt(5, 80, 10 * GiB + 1)).reason);
+            limit.started(readingsAt(0, 80, 11 * GiB));
+            reasons.push_back(limit.check(readingsAt(5, 80, 13 * GiB)).reason);
+            low.started(readingsAt(0, 80));
+            reasons.push_back(low.check(readingsAt(5, 9)).reason);
+            reasons.push_back(low.check(readingsAt(10, 8)).reason);
+        }
+        std::string all;
+        for (const auto& r : reasons) {
+            const auto words = guardReasonInWords(r);
+            QVERIFY2(words.find("--") == std::string::npos, (r + "  ->  " + words).c_str());
+            all += words + "\n";
+        }
+        for (const char* expected :
+             {"available 30.0% < 40.0% (Start when free)", "available 30.00 GiB < 40.00 GiB (Memory needed)",
+              "> 16.00 GiB (Swap ceiling)", "quiet for 30s of 1m00s (Quiet for)", "no room within 1m00s (Give up after)",
+              "at start + 8.00 GiB (Swap growth allowed)", "swap used 13.00 GiB > 12.00 GiB (Swap ceiling)",
+              "available 9.0% < 10.0% (Stop when free)"})
+            QVERIFY2(all.find(expected) != std::string::npos, (std::string(expected) + " not in:\n" + all).c_str());
+        // A quoted command line is the process's own.
+        QCOMPARE(guardReasonInWords("busy: pid 7 'ffmpeg --need 3G' and 1 more"),
+                 std::string("busy: pid 7 'ffmpeg --need 3G' and 1 more"));
+        QCOMPARE(guardReasonInWords("room to start"), std::string("room to start"));
     }
 
     void badParamsAreUsageErrors() {

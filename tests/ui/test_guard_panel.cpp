@@ -251,7 +251,7 @@ private slots:
 
         panel.showState(GuardState::Waiting, "available 32.0% < --wait-free 40.0%", 12.7);
         QCOMPARE(panel.stateText(),
-                 QStringLiteral("Waiting 12 s — available 32.0% < --wait-free 40.0%"));
+                 QStringLiteral("Waiting 12 s — available 32.0% < 40.0% (Start when free)"));
         const QColor waiting = panel.stateColor();
         panel.showState(GuardState::Waiting, "busy: pid 7 'ffmpeg'", 65);
         QCOMPARE(panel.stateText(), QStringLiteral("Waiting 1m05s — busy: pid 7 'ffmpeg'"));
@@ -315,13 +315,13 @@ private slots:
         auto d = policy.admit(readingsAt(0, 45));
         QVERIFY(d.action == GuardAction::Wait);
         show(d, 0);
-        QVERIFY2(panel.stateText().startsWith("Waiting 0 s — available 45.0% < --wait-free 50.0%"),
+        QVERIFY2(panel.stateText().startsWith("Waiting 0 s — available 45.0% < 50.0% (Start when free)"),
                  qPrintable(panel.stateText()));
 
         d = policy.admit(readingsAt(4, 60, 13 * GiB));  // 13G + 4G budget > 16G limit
         QVERIFY(d.action == GuardAction::Wait);
         show(d, 4);
-        QVERIFY2(panel.stateText().contains("--swap-limit 16.00 GiB"),
+        QVERIFY2(panel.stateText().contains("16.00 GiB (Swap ceiling)"),
                  qPrintable(panel.stateText()));
         QVERIFY(panel.stateText().startsWith("Waiting 4 s"));
 
@@ -345,7 +345,7 @@ private slots:
         show(d, 28);
         QVERIFY2(panel.stateText().startsWith("Stopped by the guard — swap used"),
                  qPrintable(panel.stateText()));
-        QVERIFY(panel.stateText().contains("--swap-budget 4.00 GiB"));
+        QVERIFY2(panel.stateText().contains("4.00 GiB (Swap growth allowed)"), qPrintable(panel.stateText()));
     }
 };
 

@@ -25,6 +25,7 @@
 #include "engine/base/units.h"
 #include "engine/pipelines/character/character_run.h"
 #include "guard/forecast/forecast.h"
+#include "guard/policy/guard_options.h"
 #include "guard/generator/generator_run.h"
 #include "guard/memory/process_memory.h"
 #include "guard/trace/trace_reader.h"
@@ -443,7 +444,7 @@ void MainWindow::onGuard(GuardState state, const QString& reason, double seconds
     guardClock_.start();
     guardPanel_->showState(state, reason, secondsInState);
     guardLabel_->setText(tr("Guard: %1").arg(QString::fromLatin1(toString(state))));
-    guardLabel_->setToolTip(reason);
+    guardLabel_->setToolTip(QString::fromStdString(guardReasonInWords(reason.toStdString())));
     updateProgress();
 }
 

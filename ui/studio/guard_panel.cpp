@@ -241,8 +241,9 @@ void GuardPanel::showValidity(const QString& error, QWidget* field) {
 
 void GuardPanel::showState(GuardState state, const QString& reason, double secondsInState) {
     idle_ = false;
+    const QString words = QString::fromStdString(guardReasonInWords(reason.toStdString()));
     const auto with = [&](const QString& head) {
-        return reason.isEmpty() ? head : head + QStringLiteral(" — ") + reason;
+        return words.isEmpty() ? head : head + QStringLiteral(" — ") + words;
     };
     switch (state) {
         case GuardState::Waiting:

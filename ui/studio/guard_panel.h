@@ -63,9 +63,10 @@ public:
     /// Every threshold in the form back to GuardParams' defaults; emits paramsEdited().
     void restoreDefaults();
 
-    /// The live state line: "Waiting 12 s — available 32.0% < --wait-free 40.0%", "Running —
-    /// swap +0.20 GiB of 8.00 GiB budget", "Stopped by the guard — swap used ...", "No room in
-    /// time — ...", coloured amber, green, red, red.
+    /// The live state line: "Waiting 12 s — available 32.0% < 40.0% (Start when free)", "Running
+    /// — swap +0.20 GiB of 8.00 GiB budget", "Stopped by the guard — swap used ...", "No room in
+    /// time — ...", coloured amber, green, red, red. `reason` is the policy's (with its flags),
+    /// shown in the panel's words (guardReasonInWords()).
     void showState(stageload::GuardState state, const QString& reason, double secondsInState);
     /// "Idle" (grey), or "Idle — guard off" while the guard is disabled.
     void showIdle();
