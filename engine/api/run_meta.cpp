@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "engine/api/stage_weights.h"
 #include "engine/base/error.h"
 #include "engine/base/units.h"
 #include "engine/media/image.h"
@@ -44,9 +45,19 @@ nlohmann::json runMeta(const RunSettings& s, const std::filesystem::path& input)
     return meta;
 }
 
-nlohmann::json generatorRunMeta(const GeneratorDef& def, const GeneratorValues& values) {
-    auto meta = generatorTraceMeta(def, values);
+nlohmann::json generatorMetaExtras(const GeneratorDef& def, const GeneratorValues& values,
+                                   std::vector<std::string>* problems) {
+    auto meta = nlohmann::json::object();
     if (!values.input.empty()) addPictureSize(meta, values.input);
+    if (const auto weights = generatorStageWeights(def, values, problems); !weights.empty())
+        meta["stage_weights"] = weights;
+    return meta;
+}
+
+nlohmann::json generatorRunMeta(const GeneratorDef& def, const GeneratorValues& values,
+                                std::vector<std::string>* problems) {
+    auto meta = generatorTraceMeta(def, values);
+    meta.update(generatorMetaExtras(def, values, problems));
     return meta;
 }
 

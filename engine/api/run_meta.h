@@ -29,9 +29,16 @@ nlohmann::json runMeta(const RunSettings& settings, const std::filesystem::path&
 RunSettings runSettingsFromMeta(const nlohmann::json& meta, RunSettings base,
                                 std::vector<std::string>* ignored = nullptr);
 
-/// The start line a generator's run of `values` will have: generatorTraceMeta() and the
-/// picture's size (addPictureSize()), so forecasts key planned runs the way the history has them.
-nlohmann::json generatorRunMeta(const GeneratorDef& def, const GeneratorValues& values);
+/// What a generator run's start line has that the guard's run cannot tell by itself: the
+/// picture's size (addPictureSize()) and each stage's weights ("stage_weights", from
+/// generatorStageWeights(); its problems go to `problems`). runGenerator() takes it as its meta.
+nlohmann::json generatorMetaExtras(const GeneratorDef& def, const GeneratorValues& values,
+                                   std::vector<std::string>* problems = nullptr);
+
+/// The start line a generator's run of `values` will have: generatorTraceMeta() and
+/// generatorMetaExtras(), so forecasts key planned runs the way the history has them.
+nlohmann::json generatorRunMeta(const GeneratorDef& def, const GeneratorValues& values,
+                                std::vector<std::string>* problems = nullptr);
 
 /// Adds "picture_width" and "picture_height" (as stored) when `input` is a readable picture:
 /// the forecast fits memory across them.

@@ -89,6 +89,10 @@ RunKey runKeyOf(const nlohmann::json& meta) {
         if (w && h) key.sizes["picture_pixels"] = *w * *h;
     }
     if (const auto v = numberIn(meta, "texture_size")) key.sizes["texture_size"] = *v;
+    if (const auto weights = meta.find("stage_weights"); weights != meta.end() && weights->is_object())
+        for (const auto& [stage, bytes] : weights->items())
+            if (bytes.is_number() && bytes.get<double>() >= 0 && bytes.get<double>() < 9e18)
+                key.weights[stage] = static_cast<std::int64_t>(bytes.get<double>());
     return key;
 }
 
@@ -161,6 +165,10 @@ std::string Forecast::peakStage() const {
     return {};
 }
 
+bool Forecast::partial() const {
+    return std::any_of(stages.begin(), stages.end(), [](const StageForecast& s) { return s.lowerBound; });
+}
+
 Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key) {
     Forecast f;
     std::vector<const RunPoint*> same;
@@ -176,14 +184,38 @@ Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key) {
         for (const auto& [stage, peak] : p->stagePeaks)
             if (std::find(order.begin(), order.end(), stage) == order.end()) order.push_back(stage);
 
+    // Stages whose weights are known but that no earlier run has: their weights are a floor.
+    for (const auto& [stage, bytes] : key.weights)
+        if (std::find(order.begin(), order.end(), stage) == order.end()) order.push_back(stage);
+
     for (const auto& stage : order) {
+        const auto known = key.weights.find(stage);
+        const std::optional<std::int64_t> weights =
+            known == key.weights.end() ? std::nullopt : std::optional(known->second);
+        // With the new run's weights known, the fit is of what each earlier run held besides
+        // its own weights (its trace's, else the same files').
         std::vector<std::pair<const RunPoint*, double>> points;
         for (const auto* p : same)
-            for (const auto& [name, peak] : p->stagePeaks)
-                if (name == stage) points.emplace_back(p, double(peak));
+            for (const auto& [name, peak] : p->stagePeaks) {
+                if (name != stage) continue;
+                double besides = double(peak);
+                if (weights) {
+                    const auto own = p->key.weights.find(stage);
+                    besides -= double(own == p->key.weights.end() ? *weights : own->second);
+                }
+                points.emplace_back(p, besides);
+            }
         StageForecast sf;
         sf.stage = stage;
+        sf.weights = weights;
         sf.runs = static_cast<int>(points.size());
+        if (points.empty()) {
+            sf.peak = weights;
+            sf.lowerBound = true;
+            sf.basis = "its weights alone (no earlier run): at least this";
+            f.stages.push_back(std::move(sf));
+            continue;
+        }
         // Sizes every point and the new run have; those that vary among the points can be fitted.
         std::vector<std::string> varying;
         bool differs = false;  // a size the fit cannot follow is not the new run's
@@ -207,10 +239,11 @@ Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key) {
             if (all && hi > lo) varying.push_back(name);
             else if (!all || target->second != lo) differs = true;
         }
+        double at = 0;
         if (varying.empty()) {
             double sum = 0;
             for (const auto& [p, peak] : points) sum += peak;
-            sf.peak = static_cast<std::int64_t>(std::llround(sum / double(points.size())));
+            at = sum / double(points.size());
             sf.rough = differs;
             sf.basis = (differs ? "other settings (" : "same settings (") + runsText(sf.runs) + ")";
         } else {
@@ -225,12 +258,16 @@ Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key) {
                     bestLine = l;
                 }
             }
-            const double at = bestLine.a + bestLine.b * key.sizes.at(best);
-            sf.peak = static_cast<std::int64_t>(std::llround(std::max(0.0, at)));
+            at = bestLine.a + bestLine.b * key.sizes.at(best);
             sf.rough = differs || varying.size() > 1;
             sf.basis = "fit over " + best + " (" + runsText(sf.runs) + ")" +
                        (varying.size() > 1 ? "; other sizes differ too" : "");
         }
+        if (weights) {
+            at = std::max(0.0, at) + double(*weights);
+            sf.basis += " + its weights";
+        }
+        sf.peak = static_cast<std::int64_t>(std::llround(std::max(0.0, at)));
         f.stages.push_back(std::move(sf));
     }
     return f;
@@ -243,31 +280,42 @@ nlohmann::ordered_json toJson(const Forecast& f) {
     j["peak_gb"] = f.peak() ? nlohmann::ordered_json(roundedGb(*f.peak())) : nlohmann::ordered_json(nullptr);
     j["peak_stage"] = f.peakStage();
     auto stages = nlohmann::ordered_json::array();
-    for (const auto& s : f.stages)
-        stages.push_back({{"stage", s.stage},
-                          {"peak", s.peak ? nlohmann::ordered_json(*s.peak) : nlohmann::ordered_json(nullptr)},
-                          {"peak_gb", s.peak ? nlohmann::ordered_json(roundedGb(*s.peak)) : nlohmann::ordered_json(nullptr)},
-                          {"runs", s.runs},
-                          {"basis", s.basis},
-                          {"rough", s.rough}});
+    for (const auto& s : f.stages) {
+        nlohmann::ordered_json stage{
+            {"stage", s.stage},
+            {"peak", s.peak ? nlohmann::ordered_json(*s.peak) : nlohmann::ordered_json(nullptr)},
+            {"peak_gb", s.peak ? nlohmann::ordered_json(roundedGb(*s.peak)) : nlohmann::ordered_json(nullptr)},
+            {"runs", s.runs},
+            {"basis", s.basis},
+            {"rough", s.rough}};
+        if (s.weights) {
+            stage["weights"] = *s.weights;
+            stage["weights_gb"] = roundedGb(*s.weights);
+            stage["lower_bound"] = s.lowerBound;
+        }
+        stages.push_back(std::move(stage));
+    }
     j["stages"] = stages;
     return j;
 }
 
 std::string formatForecast(const Forecast& f) {
     if (f.stages.empty())
-        return "no earlier run of this pipeline with these choices: nothing to forecast from yet\n";
+        return "no earlier run of this pipeline with these choices, and no weights known ahead: nothing "
+               "to forecast from yet\n";
     std::string out;
     char line[256];
-    std::snprintf(line, sizeof line, "%-16s %14s  %s\n", "stage", "forecast (GiB)", "basis");
+    std::snprintf(line, sizeof line, "%-16s %14s %13s  %s\n", "stage", "forecast (GiB)", "weights (GiB)",
+                  "basis");
     out += line;
     for (const auto& s : f.stages) {
-        std::snprintf(line, sizeof line, "%-16s %14s  %s%s\n", s.stage.c_str(), formatGb(s.peak).c_str(),
+        std::snprintf(line, sizeof line, "%-16s %14s %13s  %s%s\n", s.stage.c_str(),
+                      ((s.lowerBound ? ">= " : "") + formatGb(s.peak)).c_str(), formatGb(s.weights).c_str(),
                       s.basis.c_str(), s.rough ? " (rough)" : "");
         out += line;
     }
-    std::snprintf(line, sizeof line, "%-16s %14s  in %s\n", "peak", formatGb(f.peak()).c_str(),
-                  f.peakStage().c_str());
+    std::snprintf(line, sizeof line, "%-16s %14s %13s  in %s\n", "peak",
+                  ((f.partial() ? ">= " : "") + formatGb(f.peak())).c_str(), "", f.peakStage().c_str());
     return out + line;
 }
 

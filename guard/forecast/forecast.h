@@ -34,14 +34,20 @@ namespace stageload {
 /// "generator:NAME"), `choices` that must match exactly (load mode, remover, device, string
 /// params), `sizes` that memory is fitted across (texture_size, triangles, picture_pixels,
 /// scale_gib, param:NAME for numeric params).
+/// The bytes of weights each stage loads, where they are known ahead (a generator's
+/// "stage_weights", counted from the files' headers: engine/api/stage_weights.h).
+using StageWeights = std::map<std::string, std::int64_t>;
+
 struct RunKey {
     std::string pipeline;
     std::map<std::string, std::string> choices;
     std::map<std::string, double> sizes;
+    StageWeights weights;  ///< not matched: the exact part of each stage's peak
 };
 
-/// The key of the run a trace's start line describes (runMeta() or a generator's meta).
-/// An empty pipeline when the meta says neither pipeline nor generator.
+/// The key of the run a trace's start line describes (runMeta() or a generator's meta, whose
+/// "stage_weights" object gives `weights`). An empty pipeline when the meta says neither
+/// pipeline nor generator.
 RunKey runKeyOf(const nlohmann::json& meta);
 
 /// One earlier run: its key and the peak footprint of each stage that ran to its end.
@@ -66,10 +72,12 @@ std::filesystem::path defaultHistoryDir();
 
 struct StageForecast {
     std::string stage;
-    std::optional<std::int64_t> peak;  ///< nullopt: no earlier run had this stage
+    std::optional<std::int64_t> peak;  ///< nullopt: no earlier run had this stage, no weights known
     int runs = 0;                      ///< earlier runs it rests on
     std::string basis;                 ///< "fit over scale_gib (3 runs)", "same settings (2 runs)", ...
     bool rough = false;                ///< one setting only, and not the new run's
+    std::optional<std::int64_t> weights;  ///< the stage's weights, known exactly ahead
+    bool lowerBound = false;           ///< no earlier run: `peak` is the weights alone
 };
 
 struct Forecast {
@@ -79,16 +87,22 @@ struct Forecast {
     std::optional<std::int64_t> peak() const;
     /// The stage of peak(); "" without one.
     std::string peakStage() const;
+    /// Some stage is only a lower bound (its weights, no earlier run): the peak may be higher.
+    bool partial() const;
 };
 
 /// The forecast for a run `key` from `history` (runs of other pipelines or choices are ignored).
+/// Where key.weights knows a stage's weights, they are its exact part: the fit is of what the
+/// earlier runs held besides their own weights (theirs when their trace says, else these), and
+/// the forecast is never below the weights; a stage no earlier run has is forecast as its
+/// weights alone, a lower bound, after the stages the history orders.
 Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key);
 
 /// The forecast as JSON: {"runs", "peak", "peak_stage", "stages": [{"stage", "peak", "peak_gb",
-/// "runs", "basis", "rough"}]}.
+/// "runs", "basis", "rough", and where known "weights", "weights_gb", "lower_bound"}]}.
 nlohmann::ordered_json toJson(const Forecast& f);
 
-/// A table for terminals: stage, forecast GB, basis.
+/// A table for terminals: stage, forecast GiB, weights GiB where known, basis.
 std::string formatForecast(const Forecast& f);
 
 }  // namespace stageload

@@ -121,8 +121,11 @@ FitVerdict judgeFit(const Forecast& f, std::int64_t available,
     v.need = std::max<std::int64_t>(0, v.peak - held);
     const std::int64_t wanted = std::max<std::int64_t>(0, needWithMargin(v.peak) - held);
     v.fit = available >= wanted ? Fit::Fits : available >= v.need ? Fit::Tight : Fit::WillNotFit;
-    v.text = std::string(fitName(v.fit)) + ": needs about " + formatBytes(v.peak) + " in " + v.stage +
+    v.text = std::string(fitName(v.fit)) + (f.partial() ? ": needs at least " : ": needs about ") +
+             formatBytes(v.peak) + " in " + v.stage +
              (held > 0 ? " (" + formatBytes(std::min(held, v.peak)) + " of it held already)" : std::string()) +
+             (f.partial() ? " (the weights of stages no earlier run shows; the rest is not known yet)"
+                          : std::string()) +
              ", " + formatBytes(available) + " available";
     if (v.fit == Fit::Fits) return v;
     if (v.fit == Fit::Tight) v.text += ", less than the " + formatNumber(kForecastMargin * 100) + " % margin";

@@ -21,7 +21,7 @@ const std::set<std::string> kBuiltinPlaceholders{"input",  "output",  "seed",   
                                                  "trace",  "run_dir", "stageload"};
 const std::set<std::string> kKeys{"name",          "description",      "command", "workdir",
                                   "env",           "format",           "trace",   "stage_pattern",
-                                  "progress_pattern", "params"};
+                                  "progress_pattern", "params", "stage_weights"};
 
 // Calls `onName` for every {placeholder} of `text`; throws `bad` for an unclosed brace.
 template <typename OnName, typename OnText>
@@ -54,6 +54,39 @@ std::string expandHome(const std::string& path) {
     }
     return path;
 }
+
+// `text` with every placeholder replaced by its value for the run `v` of `d`.
+class Expander {
+public:
+    Expander(const GeneratorDef& d, const GeneratorValues& v) : source_(d.source.string()) {
+        for (const auto& [k, def] : d.params) values_[k] = expandHome(def);
+        for (const auto& [k, value] : v.params) {
+            if (!values_.count(k))
+                throw GeneratorDefError(source_, "params", "has no parameter '" + k + "' to set");
+            values_[k] = expandHome(value);
+        }
+        values_["input"] = v.input.string();
+        values_["output"] = v.output.string();
+        values_["seed"] = std::to_string(v.seed);
+        values_["texture_size"] = std::to_string(v.textureSize);
+        values_["trace"] = v.trace.string();
+        values_["run_dir"] = v.runDir.string();
+        values_["stageload"] = v.stageload.string();
+    }
+
+    std::string operator()(const std::string& text) const {
+        std::string out;
+        scan(
+            text, [&](const std::string& name) { out += values_.at(name); },
+            [&](const std::string& t) { out += t; },
+            [&](const std::string& why) { throw GeneratorDefError(source_, "", why); });
+        return out;
+    }
+
+private:
+    std::string source_;
+    std::map<std::string, std::string> values_;
+};
 
 }  // namespace
 
@@ -116,6 +149,26 @@ GeneratorDef parseGeneratorDef(const std::string& text, const std::filesystem::p
     string("stage_pattern", d.stagePattern);
     string("progress_pattern", d.progressPattern);
     stringMap("params", d.params);
+    if (const auto it = j.find("stage_weights"); it != j.end() && !it->is_null()) {
+        if (!it->is_object())
+            fail("stage_weights", "must be an object of stage names to weight files, e.g. "
+                                  "{\"texture\": [\"~/ckpt/texture/*.safetensors\"]}");
+        for (const auto& [stage, files] : it->items()) {
+            const std::string field = "stage_weights." + stage;
+            if (stage.empty()) fail(field, "a stage needs a name");
+            std::vector<std::string> list;
+            if (files.is_string()) list.push_back(files.get<std::string>());
+            else if (files.is_array())
+                for (std::size_t i = 0; i < files.size(); ++i) {
+                    if (!files[i].is_string()) fail(field + "[" + std::to_string(i) + "]", "must be a file name");
+                    list.push_back(files[i].get<std::string>());
+                }
+            else fail(field, "must be a file name or a list of them");
+            for (const auto& f : list)
+                if (f.empty()) fail(field, "an empty file name");
+            d.stageWeights.emplace_back(stage, std::move(list));
+        }
+    }
 
     std::set<std::string> known = kBuiltinPlaceholders;
     for (const auto& [name, value] : d.params) {
@@ -143,6 +196,8 @@ GeneratorDef parseGeneratorDef(const std::string& text, const std::filesystem::p
     check("workdir", d.workdir);
     check("trace", d.trace);
     for (const auto& [k, v] : d.env) check("env." + k, v);
+    for (const auto& [stage, files] : d.stageWeights)
+        for (const auto& f : files) check("stage_weights." + stage, f);
     for (const auto& [key, pattern] : {std::pair<const char*, std::string>{"stage_pattern", d.stagePattern},
                                        {"progress_pattern", d.progressPattern}}) {
         if (pattern.empty()) continue;
@@ -186,6 +241,11 @@ std::string generatorDefJson(const GeneratorDef& d) {
         for (const auto& [k, v] : d.params) params[k] = v;
         j["params"] = params;
     }
+    if (!d.stageWeights.empty()) {
+        json weights = json::object();
+        for (const auto& [stage, files] : d.stageWeights) weights[stage] = files;
+        j["stage_weights"] = weights;
+    }
     return j.dump(2) + "\n";
 }
 
@@ -194,35 +254,31 @@ void writeGeneratorDef(const GeneratorDef& def, const std::filesystem::path& fil
 }
 
 GeneratorCommand expandGenerator(const GeneratorDef& d, const GeneratorValues& v) {
-    std::map<std::string, std::string> values;
-    for (const auto& [k, def] : d.params) values[k] = expandHome(def);
-    for (const auto& [k, value] : v.params) {
-        if (!values.count(k))
-            throw GeneratorDefError(d.source.string(), "params",
-                                    "has no parameter '" + k + "' to set");
-        values[k] = expandHome(value);
-    }
-    values["input"] = v.input.string();
-    values["output"] = v.output.string();
-    values["seed"] = std::to_string(v.seed);
-    values["texture_size"] = std::to_string(v.textureSize);
-    values["trace"] = v.trace.string();
-    values["run_dir"] = v.runDir.string();
-    values["stageload"] = v.stageload.string();
-    const auto expand = [&](const std::string& text) {
-        std::string out;
-        scan(
-            text, [&](const std::string& name) { out += values.at(name); },
-            [&](const std::string& t) { out += t; },
-            [&](const std::string& why) { throw GeneratorDefError(d.source.string(), "", why); });
-        return out;
-    };
+    const Expander expand(d, v);
     GeneratorCommand c;
     for (const auto& a : d.command) c.argv.push_back(expand(a));
     c.workdir = expandHome(expand(d.workdir));
     for (const auto& [k, value] : d.env) c.env.emplace_back(k, expand(value));
     c.trace = expand(d.trace);
     return c;
+}
+
+std::vector<std::pair<std::string, std::vector<std::filesystem::path>>> expandStageWeights(
+    const GeneratorDef& d, const GeneratorValues& v) {
+    const Expander expand(d, v);
+    // Relative names are the generator's: its working folder, else the definition's own.
+    const std::filesystem::path workdir = expandHome(expand(d.workdir));
+    const std::filesystem::path base = !d.workdir.empty() ? workdir : d.source.parent_path();
+    std::vector<std::pair<std::string, std::vector<std::filesystem::path>>> out;
+    for (const auto& [stage, files] : d.stageWeights) {
+        std::vector<std::filesystem::path> paths;
+        for (const auto& f : files) {
+            const std::filesystem::path file = expandHome(expand(f));
+            paths.push_back(file.is_absolute() || base.empty() ? file : base / file);
+        }
+        out.emplace_back(stage, std::move(paths));
+    }
+    return out;
 }
 
 std::string shellCommandLine(const std::vector<std::string>& argv) {

@@ -9,7 +9,8 @@
 //    "workdir": "~/src/pixal3d-mac", "env": {"PYTORCH_ENABLE_MPS_FALLBACK": "1"},
 //    "format": "glb", "trace": "{trace}",
 //    "stage_pattern": "^\\[stage\\] (\\w+)", "progress_pattern": "(\\d+)%\\|",
-//    "params": {"steps": "25"}}
+//    "params": {"steps": "25"},
+//    "stage_weights": {"shape": ["ckpt/shape/*.safetensors"], "texture": "ckpt/texture.safetensors"}}
 //
 //   auto def = stageload::readGeneratorDef("pixal3d.json");        // GeneratorDefError
 //   GeneratorValues v{.input = "hero.png", .output = "run/mesh.glb", .runDir = "run", ...};
@@ -17,7 +18,9 @@
 //
 // Placeholders: {input} {output} {seed} {texture_size} {trace} {run_dir} {stageload} (this
 // project's own command-line tool) and one per key of "params" (a value the user may change,
-// with its default). "{{" and "}}" are literal braces. Only "name" and "command" are required.
+// with its default). "{{" and "}}" are literal braces. "stage_weights" names the weight files
+// each stage loads, which the memory forecast counts exactly (engine/api/stage_weights.h).
+// Only "name" and "command" are required.
 // Every file is checked on load: the error names the file and the field (an unknown placeholder,
 // a bad regex, a missing command, an unknown format, a key that is not known).
 // Pure functions, thread-safe.
@@ -55,6 +58,9 @@ struct GeneratorDef {
     std::string stagePattern;          ///< regex over output lines; group 1 = the stage's name
     std::string progressPattern;       ///< regex over output lines; group 1 = percent
     std::vector<std::pair<std::string, std::string>> params;  ///< user placeholders, defaults
+    /// The weight files each stage loads ("stage_weights"), for the memory forecast: names with
+    /// placeholders, "~", and * or ? in the file name; relative to the workdir, else to `source`.
+    std::vector<std::pair<std::string, std::vector<std::string>>> stageWeights;
     std::filesystem::path source;      ///< the file it was read from (empty: not from a file)
 };
 
@@ -89,6 +95,11 @@ struct GeneratorCommand {
 
 /// Replaces the placeholders. GeneratorDefError for a param override the definition lacks.
 GeneratorCommand expandGenerator(const GeneratorDef& def, const GeneratorValues& values);
+
+/// Each stage of "stage_weights" with its file names for a run, placeholders and "~" replaced,
+/// relative names made absolute (globs are left as they are). Throws as expandGenerator() does.
+std::vector<std::pair<std::string, std::vector<std::filesystem::path>>> expandStageWeights(
+    const GeneratorDef& def, const GeneratorValues& values);
 
 /// `argv` as one line a POSIX shell would run: arguments with anything but [A-Za-z0-9_./=:,+@%-]
 /// in single quotes ("python3 run.py --image '/p/my hero.png'"). For showing, never for running.

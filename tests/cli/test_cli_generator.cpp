@@ -3,6 +3,7 @@
 // guard stops (exit 3), each bad case with its message and code, and the built-in pipeline run
 // as a child process writing the same bytes as `stageload run`.
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -52,6 +53,54 @@ private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         qputenv("XDG_DATA_HOME", dir_.filePath("data").toUtf8());  // no app history of the user's
+    }
+
+    // "stage_weights": the files' bytes, from their headers, are the forecast's exact part
+    // before any run (a lower bound), recorded in each run's trace, and kept under the fit.
+    void stageWeightsAreForecastBeforeAnyRunAndRecorded() {
+        QDir(dir_.path()).mkpath("weighted/w");
+        // A safetensors file of 3 MiB of weights (one F32 tensor of 768×1024): header length,
+        // header, data.
+        const QByteArray header = R"({"a":{"dtype":"F32","shape":[768,1024],"data_offsets":[0,3145728]}})";
+        QByteArray file(8, '\0');
+        for (int i = 0; i < 8; ++i) file[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+        testfile::write(dir_.filePath("weighted/w/shape.safetensors"), file + header + QByteArray(3145728, '\0'));
+        const QString def = dir_.filePath("weighted/weighted.json");
+        testfile::write(def, QStringLiteral(R"({"name": "weighted", "trace": "{trace}",
+            "command": ["python3", "%1", "--image", "{input}", "--out", "{output}", "--trace", "{trace}",
+                        "--stage-seconds", "0.3", "--stages", "shape:40,texture:20"],
+            "stage_weights": {"shape": "w/shape.safetensors", "texture": "w/texture-*.safetensors"}})")
+                                 .arg(kFakePort)
+                                 .toUtf8());
+        const auto forecast = [&](const QStringList& more) {
+            return stageload(QStringList{"forecast", picture(), "--generator", def, "--no-app-history", "--json"} + more);
+        };
+        const Result before = forecast({});
+        QCOMPARE(before.code, 0);
+        QVERIFY2(before.err.contains("stage_weights.texture: no file matches"), qPrintable(before.err));
+        auto stages = QJsonDocument::fromJson(before.out.toUtf8()).object()["stages"].toArray();
+        QCOMPARE(stages.size(), 1);  // texture's files are missing: no partial sum taken for exact
+        const auto shape = stages[0].toObject();
+        QCOMPARE(shape["stage"].toString(), QString("shape"));
+        QCOMPARE(shape["weights"].toInteger(), 3145728);
+        QVERIFY(shape["lower_bound"].toBool());
+        QVERIFY2(before.out.contains("needs at least"), qPrintable(before.out));
+
+        const QString out = dir_.filePath("weighted/run.glb");
+        const Result run = stageload({"run", picture(), "-o", out, "--generator", def, "--wait-free", "0"});
+        QCOMPARE(run.code, 0);
+        const auto start = QJsonDocument::fromJson(testfile::read(dir_.filePath("weighted/run.run/trace.jsonl")).split('\n').first())
+                               .object();
+        QCOMPARE(start["stage_weights"]["shape"].toInteger(), 3145728);
+
+        const Result after = forecast({"--history", dir_.filePath("weighted")});
+        stages = QJsonDocument::fromJson(after.out.toUtf8()).object()["stages"].toArray();
+        QJsonObject fitted;
+        for (const auto& stage : stages)
+            if (stage.toObject()["stage"].toString() == "shape") fitted = stage.toObject();
+        QVERIFY2(fitted["stage"].toString() == "shape" && !fitted["lower_bound"].toBool() &&
+                     fitted["peak"].toInteger() > 40 * 1048576 && fitted["basis"].toString().contains("its weights"),
+                 qPrintable(after.out));
     }
 
     // --need forecast: the earlier runs beside OUT give the need, fitted along the "mb" param;

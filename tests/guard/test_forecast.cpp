@@ -227,6 +227,52 @@ private slots:
         QVERIFY(toJson(f)["peak"].is_null());
     }
 
+    // Weights known ahead are each stage's exact part: with no earlier run, a lower bound; with
+    // earlier runs, the fit is of what they held besides their own weights.
+    void knownWeightsAreTheExactPart() {
+        const auto generator = [](double steps, std::int64_t shapeWeights) {
+            return nlohmann::json{{"generator", "g"},
+                                  {"params", {{"steps", steps}}},
+                                  {"stage_weights", {{"shape", shapeWeights}, {"texture", 500 * MiB}}}};
+        };
+        // Nothing run yet: the weights alone, said to be a lower bound.
+        Forecast f = forecastRun({}, runKeyOf(generator(10, 2000 * MiB)));
+        QCOMPARE(f.stages.size(), std::size_t(2));
+        QCOMPARE(*f.stages[0].peak, 2000 * MiB);
+        QVERIFY(f.stages[0].lowerBound && f.partial());
+        QCOMPARE(*f.peak(), 2000 * MiB);
+        QVERIFY(formatForecast(f).find(">= ") != std::string::npos);
+        QVERIFY(toJson(f)["stages"][0]["lower_bound"].get<bool>());
+        const auto first = judgeFit(f, 10000 * MiB, {});
+        QVERIFY2(first.text.find("needs at least") != std::string::npos, first.text.c_str());
+
+        // Two earlier runs with 1000 MiB of shape weights: shape held 1000 + 100·steps besides.
+        std::vector<RunPoint> history = {point(generator(10, 1000 * MiB), {{"shape", 2000 * MiB}}),
+                                         point(generator(20, 1000 * MiB), {{"shape", 3000 * MiB}})};
+        // Now its checkpoint is 2500 MiB: the fit of what it held besides, plus the new weights.
+        f = forecastRun(history, runKeyOf(generator(30, 2500 * MiB)));
+        QCOMPARE(f.stages.at(0).stage, std::string("shape"));
+        QCOMPARE(*f.stages[0].peak, (3000 + 2500) * MiB);
+        QVERIFY(!f.stages[0].lowerBound);
+        QCOMPARE(*f.stages[0].weights, 2500 * MiB);
+        // texture: no earlier run, a lower bound after the stages the history orders.
+        QCOMPARE(f.stages.at(1).stage, std::string("texture"));
+        QVERIFY(f.stages[1].lowerBound);
+        QVERIFY(f.partial());
+        // Earlier runs whose traces do not say their weights are taken to have the same files.
+        auto plain = [](double steps) { return nlohmann::json{{"generator", "g"}, {"params", {{"steps", steps}}}}; };
+        history = {point(plain(10), {{"shape", 2000 * MiB}}), point(plain(20), {{"shape", 3000 * MiB}})};
+        f = forecastRun(history, runKeyOf(generator(30, 1000 * MiB)));
+        QCOMPARE(*f.stages[0].peak, 4000 * MiB);
+        // Never below the weights, whatever the fit says.
+        history = {point(generator(10, 1000 * MiB), {{"shape", 1500 * MiB}}),
+                   point(generator(20, 1000 * MiB), {{"shape", 1100 * MiB}})};
+        f = forecastRun(history, runKeyOf(generator(40, 1000 * MiB)));
+        QCOMPARE(*f.stages[0].peak, 1000 * MiB);
+        // A negative or absurd weight in a trace is not taken.
+        QVERIFY(runKeyOf({{"generator", "g"}, {"stage_weights", {{"shape", -5}, {"texture", "x"}}}}).weights.empty());
+    }
+
     void aHistoryFolderIsReadAndForeignFilesCounted() {
         QTemporaryDir dir;
         QDir(dir.path()).mkpath("run1");

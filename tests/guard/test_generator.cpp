@@ -150,6 +150,39 @@ private slots:
         QCOMPARE(back.params, d.params);
     }
 
+    // "stage_weights": a name or a list per stage, placeholders and "~" replaced, relative
+    // names the generator's (its workdir, else the definition's folder); bad ones named.
+    void stageWeightsAreCheckedAndExpanded() {
+        const auto d = parseGeneratorDef(
+            R"({"name": "x", "command": ["a"], "params": {"ckpt": "/models"},
+                "stage_weights": {"shape": ["{ckpt}/shape-*.safetensors", "dino.bin"],
+                                  "texture": "~/tex.safetensors"}})",
+            "/defs/x.json");
+        QCOMPARE(d.stageWeights.size(), std::size_t(2));
+        GeneratorValues v;
+        const auto files = expandStageWeights(d, v);
+        QCOMPARE(files.at(0).first, std::string("shape"));
+        QCOMPARE(files.at(0).second,
+                 (std::vector<std::filesystem::path>{"/models/shape-*.safetensors", "/defs/dino.bin"}));
+        QCOMPARE(files.at(1).second.at(0), std::filesystem::path(qgetenv("HOME").toStdString()) / "tex.safetensors");
+        v.params = {{"ckpt", "/other"}};
+        QCOMPARE(expandStageWeights(d, v).at(0).second.at(0), std::filesystem::path("/other/shape-*.safetensors"));
+        auto withWorkdir = d;
+        withWorkdir.workdir = "/src/gen";
+        QCOMPARE(expandStageWeights(withWorkdir, v).at(0).second.at(1), std::filesystem::path("/src/gen/dino.bin"));
+        const auto back = parseGeneratorDef(generatorDefJson(d), "/defs/x.json");
+        QCOMPARE(back.stageWeights, d.stageWeights);
+
+        const auto notObject = definitionError(R"({"name": "x", "command": ["a"], "stage_weights": ["a"]})");
+        QVERIFY2(notObject.rfind("stage_weights |", 0) == 0, notObject.c_str());
+        const auto notName = definitionError(R"({"name": "x", "command": ["a"], "stage_weights": {"shape": [3]}})");
+        QVERIFY2(notName.rfind("stage_weights.shape[0] |", 0) == 0, notName.c_str());
+        const auto placeholder =
+            definitionError(R"({"name": "x", "command": ["a"], "stage_weights": {"shape": "{ckpt}/a"}})");
+        QVERIFY2(placeholder.rfind("stage_weights.shape |", 0) == 0 && placeholder.find("{ckpt}") != std::string::npos,
+                 placeholder.c_str());
+    }
+
     void commandLinesAreShownQuoted() {
         QCOMPARE(shellCommandLine({"python3", "run.py", "--image", "/p/my hero.png", "it's", ""}),
                  std::string("python3 run.py --image '/p/my hero.png' 'it'\\''s' ''"));

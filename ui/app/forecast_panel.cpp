@@ -1,5 +1,7 @@
 #include "ui/app/forecast_panel.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -127,14 +129,20 @@ void ForecastPanel::showForecast() {
     QString rows;
     for (const auto& s : forecast_.stages) {
         const bool peak = s.stage == verdict_.stage;
-        const QString value = s.peak ? QString::fromStdString(formatBytes(*s.peak)) : tr("unknown");
+        QString value = s.peak ? QString::fromStdString(formatBytes(*s.peak)) : tr("unknown");
+        if (s.lowerBound) value = tr("≥ %1").arg(value);
+        QString note = s.rough ? tr("&nbsp;rough") : QString();
+        if (s.lowerBound) note = tr("&nbsp;its weights; not run yet");
+        else if (s.weights) note += tr("&nbsp;(weights %1)").arg(QString::fromStdString(formatBytes(*s.weights)));
         rows += QStringLiteral("<tr><td>%1%2%3</td><td align='right'>%1%4%3</td><td>%5</td></tr>")
                     .arg(peak ? QStringLiteral("<b>") : QString(), QString::fromStdString(s.stage),
-                         peak ? QStringLiteral("</b>") : QString(), value,
-                         s.rough ? tr("&nbsp;rough") : QString());
+                         peak ? QStringLiteral("</b>") : QString(), value, note);
     }
     stagesLabel_->setText(QStringLiteral("<table cellspacing='0' cellpadding='1'>%1</table>").arg(rows));
-    stagesLabel_->setToolTip(tr("From %n earlier run(s) with the same choices", nullptr, forecast_.runs));
+    QString tip = tr("From %n earlier run(s) with the same choices", nullptr, forecast_.runs);
+    if (std::any_of(forecast_.stages.begin(), forecast_.stages.end(), [](const auto& s) { return s.weights; }))
+        tip += tr("; each stage's weights counted exactly from the files its generator lists");
+    stagesLabel_->setToolTip(tip);
     stagesLabel_->show();
 }
 

@@ -76,6 +76,10 @@ int runGeneratorCommand(const GeneratorOptions& o) {
     p.trace = o.trace.empty() ? p.values.runDir / "trace.jsonl" : std::filesystem::absolute(o.trace, ec);
     p.guard = o.guard;
     p.sampleInterval = o.sampleInterval;
+    std::vector<std::string> problems;
+    p.meta = generatorMetaExtras(p.def, p.values, &problems);  // the picture's size, each stage's weights
+    for (const auto& problem : problems)
+        std::fprintf(stderr, "stageload: note: %s: %s\n", o.generator.c_str(), problem.c_str());
     if (o.needForecast) {
         // From the app's history and the earlier runs beside OUT.
         p.guard.need = forecastNeed(generatorRunMeta(p.def, p.values), earlierRuns(out));

@@ -30,7 +30,11 @@ nlohmann::json plannedMeta(const std::string& input, const std::string& generato
         values.input = input;
         values.seed = settings.seed;
         values.textureSize = settings.textureSize;
-        return generatorRunMeta(def, values);
+        std::vector<std::string> problems;
+        auto meta = generatorRunMeta(def, values, &problems);
+        for (const auto& problem : problems)
+            std::fprintf(stderr, "stageload: note: %s: %s\n", generator.c_str(), problem.c_str());
+        return meta;
     }
     if (cascadeScale > 0)
         return {{"pipeline", "cascade"}, {"load", std::string(choiceName(settings.mode))},
@@ -64,9 +68,11 @@ std::optional<std::int64_t> forecastNeed(const nlohmann::json& meta,
         return std::nullopt;
     }
     const auto need = needWithMargin(*f.peak());
-    std::fprintf(stderr, "[guard] need %s: the forecast peak (%s in %s, from %d earlier run%s) + %s %%\n",
-                 formatBytes(need).c_str(), formatBytes(*f.peak()).c_str(), f.peakStage().c_str(), f.runs,
-                 f.runs == 1 ? "" : "s", formatNumber(kForecastMargin * 100).c_str());
+    const std::string basis = f.runs == 0 ? std::string("its weights alone, no earlier run")
+                                          : "from " + std::to_string(f.runs) + " earlier run" + (f.runs == 1 ? "" : "s");
+    std::fprintf(stderr, "[guard] need %s: the forecast peak (%s%s in %s, %s) + %s %%\n", formatBytes(need).c_str(),
+                 f.partial() ? "at least " : "", formatBytes(*f.peak()).c_str(), f.peakStage().c_str(),
+                 basis.c_str(), formatNumber(kForecastMargin * 100).c_str());
     return need;
 }
 

@@ -295,6 +295,9 @@ void GenerateJob::runExternal() {
     p.values.textureSize = request_.run.textureSize;
     p.values.stageload = request_.stageloadCommand.toStdString();
     p.values.params = request_.generatorParams;
+    std::vector<std::string> problems;
+    p.meta = generatorMetaExtras(p.def, p.values, &problems);  // the picture's size, each stage's weights
+    for (const auto& problem : problems) spdlog::warn("{}: {}", p.def.source.string(), problem);
     p.trace = request_.trace.toStdString();
     p.sampleInterval = std::max(0.1, request_.sampleInterval);  // the group is summed over /proc
     p.guard = request_.guard;
