@@ -51,18 +51,30 @@ constexpr int kOwnBins = 8, kOwnMax = 8;
 // faint rim up to kSoftGrow pixels.
 constexpr std::int64_t kSoftGrow = 2;
 // A soft feature changes the hue of what is around it by at least kSoftHue degrees (a blush on
-// skin: 20-35): a darker or lighter patch of the region's own hue is its drawing (the spots on
-// a slime's sides, the curls of a fringe) and stays. A grey around a coloured patch, or the
-// reverse, counts as a change; two greys (chroma under kSoftGrey) as none.
-constexpr double kSoftHue = 10.0, kSoftGrey = 0.08;
+// skin: 19-31): a darker or lighter patch of the region's own hue is its drawing (the spots on
+// a slime's sides: 4, the curls of a fringe: 2) and stays, and so does a piece of shading that
+// turns its hue a little (a corner of the robot's screen frame: 13). A grey around a coloured
+// patch, or the reverse, counts as a change; two greys (chroma under kSoftGrey) as none. Each
+// of its pixels differs by kSoftPixelHue from its nearest own colour: shading of the region's
+// own hue that touches it is not part of it (the band along the lantern's glass, under its left
+// blush: 0-8 degrees, the blush 12-21).
+constexpr double kSoftHue = 15.0, kSoftPixelHue = 10.0, kSoftGrey = 0.08;
 // It is a blob: it fills at least kSoftFill of its bounding box, whose sides differ at most
 // kSoftAspect times (a band of shadow along an outline is shading) ...
 constexpr double kSoftFill = 0.4, kSoftAspect = 3.0;
 // ... lying in its region: at least kSoftSurround of the pixels up to kSoftRing pixels around it
 // are the region's, clear of any other. A blush measures 0.7-0.8; the lighter curls of a fringe,
 // drawn between its outline and the face, 0.35-0.45.
+// Regions under kMixedSize pixels are the mixed pixels along a sharp edge, not another region:
+// a strong blush's own anti-aliased rim breaks into them (the slime's, 1-3 px each), and the
+// ring test counts them neither way.
 constexpr std::int64_t kSoftRing = 4;
 constexpr double kSoftSurround = 0.6;
+constexpr std::int64_t kMixedSize = 8;
+// A patch of fewer than kSoftMinSize pixels is a fleck of a shading edge, cut out by the opening
+// or by the hue of its pixels (1-13 px along the slime's belly, the creature's cap); a blush has
+// hundreds.
+constexpr double kSoftMinSize = 16.0;
 // Pixels next to a feature are mixed with it (anti-aliasing); the fill takes its colours this far
 // (working pixels) from any feature.
 constexpr std::int64_t kCleanMargin = 2;
@@ -100,12 +112,36 @@ std::vector<char> deepInside(const std::vector<char>& sil, const Grid& g, std::i
     return toMask(eroded.view({g.h, g.w}).gt(0.5f));
 }
 
+// Degrees of hue between two colours; 180 where one is grey (chroma under kSoftGrey) and the
+// other is not, 0 where both are.
+double hueChange(const std::array<double, 3>& a, const std::array<double, 3>& b) {
+    const auto hue = [](const std::array<double, 3>& c, double& chroma) {
+        const auto hi = std::max({c[0], c[1], c[2]}), lo = std::min({c[0], c[1], c[2]});
+        chroma = hi - lo;
+        if (chroma <= 1e-9) return 0.0;
+        if (hi == c[0]) return 60.0 * std::fmod((c[1] - c[2]) / chroma + 6.0, 6.0);
+        if (hi == c[1]) return 60.0 * ((c[2] - c[0]) / chroma + 2.0);
+        return 60.0 * ((c[0] - c[1]) / chroma + 4.0);
+    };
+    double ca = 0, cb = 0;
+    const auto ha = hue(a, ca), hb = hue(b, cb);
+    if (ca < kSoftGrey && cb < kSoftGrey) return 0.0;
+    if (ca < kSoftGrey || cb < kSoftGrey) return 180.0;
+    const auto d = std::fmod(std::abs(ha - hb), 360.0);
+    return std::min(d, 360.0 - d);
+}
+
+struct OffColour {
+    std::vector<float> off;     ///< per pixel, largest channel (0 outside the large regions)
+    std::vector<char> tinted;   ///< of another hue (kSoftPixelHue) than that nearest own colour
+};
+
 // Per pixel of the `large` regions: how far its colour (the region's own pixels, lightly
 // blurred: a photo's grain must not read as a feature, nor the outline next to a region) is,
-// largest channel, from the nearest of its region's own colours around it (see kOwnTile).
-// `pixels` [3,h,w], contiguous on the CPU.
-std::vector<float> offRegionColour(const torch::Tensor& pixels, const Regions& regions,
-                                   const std::vector<char>& large, double limit, const Grid& g) {
+// largest channel, from the nearest of its region's own colours around it (see kOwnTile), and
+// whether its hue differs from that colour's. `pixels` [3,h,w], contiguous on the CPU.
+OffColour offRegionColour(const torch::Tensor& pixels, const Regions& regions,
+                          const std::vector<char>& large, double limit, const Grid& g) {
     const auto labels = torch::from_blob(const_cast<std::int32_t*>(regions.labels.data()),
                                          {g.h, g.w}, torch::kInt32);
     const auto* px = pixels.data_ptr<float>();
@@ -115,7 +151,7 @@ std::vector<float> offRegionColour(const torch::Tensor& pixels, const Regions& r
     std::vector<std::vector<std::int64_t>> members(large.size());
     for (std::int64_t i = 0; i < g.size(); ++i)
         if (large[regions.labels[i]]) members[regions.labels[i]].push_back(i);
-    std::vector<float> off(g.size(), 0.0f);
+    OffColour out{std::vector<float>(g.size(), 0.0f), std::vector<char>(g.size(), 0)};
     for (std::size_t id = 1; id < large.size(); ++id) {
         if (!large[id]) continue;
         const auto& pts = members[id];
@@ -130,6 +166,7 @@ std::vector<float> offRegionColour(const torch::Tensor& pixels, const Regions& r
             x0 = std::min(x0, i % g.w / tile), x1 = std::max(x1, i % g.w / tile);
         const auto bh = y1 - y0 + 1, bw = x1 - x0 + 1;
         std::vector<float> best(pts.size(), std::numeric_limits<float>::infinity());
+        std::vector<std::array<float, 3>> nearest(pts.size(), {0.0f, 0.0f, 0.0f});
         std::vector<double> count, sum, wcount, wsum;
         for (const double shift : {0.0, 0.5}) {
             const auto code = [&](std::int64_t i) {
@@ -193,44 +230,35 @@ std::vector<float> offRegionColour(const torch::Tensor& pixels, const Regions& r
                     float d = 0.0f;
                     for (int ch = 0; ch < 3; ++ch)
                         d = std::max(d, std::abs(f[ch * g.size() + i] - col[ch]));
-                    best[j] = std::min(best[j], d);
+                    if (d < best[j]) best[j] = d, nearest[j] = col;
                 }
             }
         }
-        for (std::size_t j = 0; j < pts.size(); ++j) off[pts[j]] = best[j];
+        for (std::size_t j = 0; j < pts.size(); ++j) {
+            const auto i = pts[j];
+            out.off[i] = best[j];
+            out.tinted[i] = hueChange({f[i], f[g.size() + i], f[2 * g.size() + i]},
+                                      {nearest[j][0], nearest[j][1], nearest[j][2]}) >= kSoftPixelHue;
+        }
     }
-    return off;
+    return out;
 }
 
-// Degrees of hue between two colours; 180 where one is grey (chroma under kSoftGrey) and the
-// other is not, 0 where both are.
-double hueChange(const std::array<double, 3>& a, const std::array<double, 3>& b) {
-    const auto hue = [](const std::array<double, 3>& c, double& chroma) {
-        const auto hi = std::max({c[0], c[1], c[2]}), lo = std::min({c[0], c[1], c[2]});
-        chroma = hi - lo;
-        if (chroma <= 1e-9) return 0.0;
-        if (hi == c[0]) return 60.0 * std::fmod((c[1] - c[2]) / chroma + 6.0, 6.0);
-        if (hi == c[1]) return 60.0 * ((c[2] - c[0]) / chroma + 2.0);
-        return 60.0 * ((c[0] - c[1]) / chroma + 4.0);
-    };
-    double ca = 0, cb = 0;
-    const auto ha = hue(a, ca), hb = hue(b, cb);
-    if (ca < kSoftGrey && cb < kSoftGrey) return 0.0;
-    if (ca < kSoftGrey || cb < kSoftGrey) return 180.0;
-    const auto d = std::fmod(std::abs(ha - hb), 360.0);
-    return std::min(d, 360.0 - d);
-}
-
-// Pixels within `reach` pixels (Chebyshev) of another region.
-std::vector<char> nearOtherRegion(const Regions& regions, const Grid& g, std::int64_t reach) {
+// Pixels within `reach` pixels (Chebyshev) of another region; with `minSize`, only where the two
+// regions (or the outside, label 0) both have at least that many pixels.
+std::vector<char> nearOtherRegion(const Regions& regions, const Grid& g, std::int64_t reach,
+                                  std::int64_t minSize = 0) {
+    const auto counts = [&](std::int32_t id) { return id == 0 || regions.sizes[id] >= minSize; };
     std::vector<char> edge(regions.labels.size(), 0);
     for (std::int64_t p = 0; p < g.size(); ++p) {
         const auto y = p / g.w, x = p % g.w;
         const auto id = regions.labels[p];
-        edge[p] = (x > 0 && regions.labels[p - 1] != id) ||
-                  (x + 1 < g.w && regions.labels[p + 1] != id) ||
-                  (y > 0 && regions.labels[p - g.w] != id) ||
-                  (y + 1 < g.h && regions.labels[p + g.w] != id);
+        if (!counts(id)) continue;
+        const auto other = [&](std::int64_t q) {
+            return regions.labels[q] != id && counts(regions.labels[q]);
+        };
+        edge[p] = (x > 0 && other(p - 1)) || (x + 1 < g.w && other(p + 1)) ||
+                  (y > 0 && other(p - g.w)) || (y + 1 < g.h && other(p + g.w));
     }
     const auto e = toTensor(edge, g).to(torch::kFloat32).view({1, 1, g.h, g.w});
     return toMask(F::max_pool2d(e, F::MaxPool2dFuncOptions(2 * reach + 1).stride(1).padding(reach))
@@ -239,21 +267,23 @@ std::vector<char> nearOtherRegion(const Regions& regions, const Grid& g, std::in
 }
 
 // Soft features (a blush, a glow): patches of the `large` regions off their region's own colours,
-// by more than kSoftCore somewhere and kSoftEdge all over, under `limit` pixels and kSoftShare of
-// the region, `deep` inside the figure, blobs, surrounded by their region, of another hue.
+// by more than kSoftCore somewhere and kSoftEdge all over and of another hue, under `limit`
+// pixels and kSoftShare of the region, at least kSoftMinSize pixels, `deep` inside the figure,
+// blobs, surrounded by their region.
 // `pixels` [3,h,w], contiguous on the CPU; `near` joins two pixels of one colour.
 template <class Near>
 std::vector<char> softFeatures(const torch::Tensor& pixels, const Regions& regions,
                                const std::vector<char>& large, const std::vector<char>& deep,
                                double limit, const Grid& g, Near near) {
-    const auto off = offRegionColour(pixels, regions, large, limit, g);
-    const auto* o = off.data();
+    const auto offColour = offRegionColour(pixels, regions, large, limit, g);
+    const auto* o = offColour.off.data();
     const auto* px = pixels.data_ptr<float>();
     // The mixed pixels along an outline would join every patch near it into one ring.
     const auto edge = nearOtherRegion(regions, g, 1);
+    const auto outline = nearOtherRegion(regions, g, 1, kMixedSize);
     std::vector<char> candidate(regions.labels.size());
     for (std::int64_t p = 0; p < g.size(); ++p)
-        candidate[p] = large[regions.labels[p]] && o[p] > kSoftEdge && !edge[p];
+        candidate[p] = large[regions.labels[p]] && o[p] > kSoftEdge && offColour.tinted[p] && !edge[p];
     // An opening of one pixel: lines of mixed pixels (a soft shading edge) go.
     const auto cand = toTensor(candidate, g).to(torch::kFloat32).view({1, 1, g.h, g.w});
     const auto pool = F::MaxPool2dFuncOptions(3).stride(1).padding(1);
@@ -300,9 +330,10 @@ std::vector<char> softFeatures(const torch::Tensor& pixels, const Regions& regio
         for (std::int64_t y = y0; y <= y1; ++y)
             for (std::int64_t x = x0; x <= x1; ++x) {
                 const auto c = (y - y0) * crop.w + x - x0, p = y * g.w + x;
-                if (!around[c] || inPatch[c]) continue;
+                const auto r = regions.labels[p];
+                if (!around[c] || inPatch[c] || (r != 0 && regions.sizes[r] < kMixedSize)) continue;
                 ++ring;
-                if (regions.labels[p] != within[id] || edge[p]) continue;
+                if (r != within[id] || outline[p]) continue;
                 ++plain;
                 for (int ch = 0; ch < 3; ++ch) plainColour[ch] += px[ch * g.size() + p];
             }
@@ -321,7 +352,7 @@ std::vector<char> softFeatures(const torch::Tensor& pixels, const Regions& regio
         const auto bh = static_cast<double>(boxes[id].y1 - boxes[id].y0 + 1);
         const bool blob =
             size >= kSoftFill * bw * bh && std::max(bw, bh) <= kSoftAspect * std::min(bw, bh);
-        feature[id] = core[id] && !rejected[id] && blob && size < limit &&
+        feature[id] = core[id] && !rejected[id] && blob && size >= kSoftMinSize && size < limit &&
                       size <= kSoftShare * static_cast<double>(regions.sizes[within[id]]) &&
                       surrounded(static_cast<std::int32_t>(id));
     }
