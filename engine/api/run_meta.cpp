@@ -3,6 +3,8 @@
 #include <utility>
 
 #include "engine/api/stage_weights.h"
+#include "engine/api/weights.h"
+#include "engine/api/weights_header.h"
 #include "engine/base/error.h"
 #include "engine/base/units.h"
 #include "engine/media/image.h"
@@ -42,6 +44,15 @@ nlohmann::json runMeta(const RunSettings& s, const std::filesystem::path& input)
             {"remover", std::string(choiceName(s.remover))},
             {"device", s.device}};
     addPictureSize(meta, input);
+    // A learned remover named by the run is preprocess's weights, known ahead (auto decides
+    // from the picture, at run time).
+    if (const auto file = removerWeightsFile(s.remover); !file.empty() && removerInstalled(s.remover)) {
+        try {
+            meta["stage_weights"] = {{"preprocess", readSafetensorsHeader(file).dataBytes()}};
+        } catch (const Error&) {
+            // A broken file: the run itself says so.
+        }
+    }
     return meta;
 }
 

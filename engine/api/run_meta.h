@@ -20,7 +20,9 @@
 namespace stageload {
 
 /// {"pipeline", "load", "seed", "input", "texture_size", "triangles", "height", "thickness",
-/// "min_part", "remover", "device"} and the picture's size (addPictureSize()).
+/// "min_part", "remover", "device"}, the picture's size (addPictureSize()) and, for a learned
+/// remover the settings name and that is installed, its weights as preprocess's
+/// "stage_weights" (read from the file's header).
 nlohmann::json runMeta(const RunSettings& settings, const std::filesystem::path& input);
 
 /// The settings a start line of runMeta()'s (or a record with its keys, and "threads")

@@ -15,6 +15,7 @@
 
 #include "engine/api/run_meta.h"
 #include "engine/media/mesh_files.h"
+#include "guard/forecast/forecast.h"
 #include "guard/generator/generator_def.h"
 #include "ui/app/blender_launcher.h"
 #include "ui/app/generator_editor.h"
@@ -168,6 +169,34 @@ private slots:
         QCOMPARE(partly.triangles, 12000);
         QCOMPARE(ignored.size(), std::size_t(2));
         QVERIFY2(ignored[0].rfind("seed: ", 0) == 0, ignored[0].c_str());
+    }
+
+    // A run that names an installed learned remover knows preprocess's weights ahead, from the
+    // file's header; auto decides at run time and says nothing.
+    void aNamedRemoversWeightsAreInTheRunsMeta() {
+        QTemporaryDir weights;
+        QVERIFY(weights.isValid());
+        const QByteArray header = R"({"w":{"dtype":"F16","shape":[1000],"data_offsets":[0,2000]}})";
+        QByteArray file(8, '\0');
+        for (int i = 0; i < 8; ++i) file[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+        QFile out(weights.filePath("u2netp.safetensors"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(file + header + QByteArray(2000, '\0'));
+        out.close();
+        const QByteArray before = qgetenv("STAGELOAD_WEIGHTS_DIR");
+        qputenv("STAGELOAD_WEIGHTS_DIR", weights.path().toUtf8());
+        RunSettings set;
+        set.remover = RemoverChoice::U2NetP;
+        const auto named = runMeta(set, "knight.png");
+        set.remover = RemoverChoice::Auto;
+        const auto automatic = runMeta(set, "knight.png");
+        set.remover = RemoverChoice::ISNet;  // not installed here
+        const auto missing = runMeta(set, "knight.png");
+        before.isNull() ? qunsetenv("STAGELOAD_WEIGHTS_DIR") : qputenv("STAGELOAD_WEIGHTS_DIR", before);
+        QCOMPARE(named["stage_weights"]["preprocess"].get<std::int64_t>(), std::int64_t(2000));
+        QVERIFY(!automatic.contains("stage_weights"));
+        QVERIFY(!missing.contains("stage_weights"));
+        QCOMPARE(runKeyOf(named).weights.at("preprocess"), std::int64_t(2000));
     }
 
     void historyPanelListsRuns() {
