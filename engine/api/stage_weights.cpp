@@ -48,7 +48,9 @@ StageWeights generatorStageWeights(const GeneratorDef& def, const GeneratorValue
         for (const auto& pattern : patterns) {
             const auto files = matchingFiles(pattern);
             if (files.empty()) {
-                note(stage, "no file matches " + pattern.string());
+                std::error_code ec;
+                note(stage, std::filesystem::exists(pattern, ec) ? pattern.string() + " is not a file"
+                                                                 : "no file matches " + pattern.string());
                 whole = false;
             }
             for (const auto& file : files) {

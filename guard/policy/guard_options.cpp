@@ -180,22 +180,39 @@ void setGuardValue(GuardParams& p, const GuardOption& o, std::string_view text) 
 
 namespace {
 
-// `text` with each of `option`'s flags in its words (see guardReasonInWords()); no quotes in it.
-std::string flagsInWords(const std::string& text, const GuardOption& option) {
-    if (text.find(option.flag) == std::string::npos) return text;
-    // A value as the policy writes it: 40.0%, 8.00 GiB, 512 MiB, 30m00s, 250ms.
-    static const std::string kValue = R"(([0-9][0-9.hms]*(?:%| (?:B|KiB|MiB|GiB|TiB)\b)?))";
-    // The label without its comparison ("Start when free ≥"): the reason has its own.
-    std::string label(option.label);
-    for (const std::string_view sign : {" ≥", " ≤", " <", " >"})
-        if (label.size() > sign.size() && label.ends_with(sign)) label.resize(label.size() - sign.size());
-    const std::string flag(option.flag);
-    const std::regex pattern(flag + " " + kValue + "|" + flag + "\\b");
+// Each threshold's flag, the pattern of the flag with its value as the policy writes it
+// (40.0%, 8.00 GiB, 512 MiB, 30m00s, 250ms) or alone, and its label without its comparison
+// ("Start when free ≥": the reason has its own). Made once.
+struct FlagWords {
+    std::string_view flag;
+    std::regex pattern;
+    std::string label;
+};
+
+const std::vector<FlagWords>& flagWords() {
+    static const std::vector<FlagWords> words = [] {
+        static const std::string kValue = R"(([0-9][0-9.hms]*(?:%| (?:B|KiB|MiB|GiB|TiB)\b)?))";
+        std::vector<FlagWords> out;
+        for (const auto& o : guardOptions()) {
+            std::string label(o.label);
+            for (const std::string_view sign : {" ≥", " ≤", " <", " >"})
+                if (label.size() > sign.size() && label.ends_with(sign)) label.resize(label.size() - sign.size());
+            const std::string flag(o.flag);
+            out.push_back({o.flag, std::regex(flag + " " + kValue + "|" + flag + "\\b"), std::move(label)});
+        }
+        return out;
+    }();
+    return words;
+}
+
+// `text` (nothing quoted in it) with `w`'s flag in its words (see guardReasonInWords()).
+std::string flagInWords(const std::string& text, const FlagWords& w) {
+    if (text.find(w.flag) == std::string::npos) return text;
     std::string out;
     auto from = text.cbegin();
-    for (std::sregex_iterator it(text.cbegin(), text.cend(), pattern), end; it != end; ++it) {
+    for (std::sregex_iterator it(text.cbegin(), text.cend(), w.pattern), end; it != end; ++it) {
         out.append(from, (*it)[0].first);
-        out += (*it)[1].matched ? (*it)[1].str() + " (" + label + ")" : label;
+        out += (*it)[1].matched ? (*it)[1].str() + " (" + w.label + ")" : w.label;
         from = (*it)[0].second;
     }
     out.append(from, text.cend());
@@ -212,7 +229,7 @@ std::string guardReasonInWords(std::string_view reason) {
         const auto end = std::min(reason.find('\'', start), reason.size());
         std::string part(reason.substr(start, end - start));
         if (!quoted)
-            for (const auto& o : guardOptions()) part = flagsInWords(part, o);
+            for (const auto& w : flagWords()) part = flagInWords(part, w);
         out += part;
         if (end < reason.size()) out += '\'';
         quoted = !quoted;

@@ -59,17 +59,16 @@ private slots:
     // before any run (a lower bound), recorded in each run's trace, and kept under the fit.
     void stageWeightsAreForecastBeforeAnyRunAndRecorded() {
         QDir(dir_.path()).mkpath("weighted/w");
-        // A safetensors file of 3 MiB of weights (one F32 tensor of 768×1024): header length,
-        // header, data.
-        const QByteArray header = R"({"a":{"dtype":"F32","shape":[768,1024],"data_offsets":[0,3145728]}})";
-        QByteArray file(8, '\0');
-        for (int i = 0; i < 8; ++i) file[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
-        testfile::write(dir_.filePath("weighted/w/shape.safetensors"), file + header + QByteArray(3145728, '\0'));
+        // A safetensors file of 3 MiB of weights (one F32 tensor of 768×1024).
+        testfile::write(dir_.filePath("weighted/w/shape.safetensors"),
+                        testfile::safetensors(R"({"a":{"dtype":"F32","shape":[768,1024],"data_offsets":[0,3145728]}})",
+                                              3145728));
         const QString def = dir_.filePath("weighted/weighted.json");
         testfile::write(def, QStringLiteral(R"({"name": "weighted", "trace": "{trace}",
             "command": ["python3", "%1", "--image", "{input}", "--out", "{output}", "--trace", "{trace}",
                         "--stage-seconds", "0.3", "--stages", "shape:40,texture:20"],
-            "stage_weights": {"shape": "w/shape.safetensors", "texture": "w/texture-*.safetensors"}})")
+            "stage_weights": {"shape": "w/shape.safetensors", "texture": "w/texture-*.safetensors",
+                              "setup": "w"}})")
                                  .arg(kFakePort)
                                  .toUtf8());
         const auto forecast = [&](const QStringList& more) {
@@ -78,6 +77,8 @@ private slots:
         const Result before = forecast({});
         QCOMPARE(before.code, 0);
         QVERIFY2(before.err.contains("stage_weights.texture: no file matches"), qPrintable(before.err));
+        QVERIFY2(before.err.contains("stage_weights.setup: " + dir_.filePath("weighted/w") + " is not a file"),
+                 qPrintable(before.err));
         auto stages = QJsonDocument::fromJson(before.out.toUtf8()).object()["stages"].toArray();
         QCOMPARE(stages.size(), 1);  // texture's files are missing: no partial sum taken for exact
         const auto shape = stages[0].toObject();

@@ -17,6 +17,7 @@
 #include "engine/media/mesh_files.h"
 #include "guard/forecast/forecast.h"
 #include "guard/generator/generator_def.h"
+#include "tests/file_support.h"
 #include "ui/app/blender_launcher.h"
 #include "ui/app/generator_editor.h"
 #include "ui/app/history_panel.h"
@@ -176,13 +177,8 @@ private slots:
     void aNamedRemoversWeightsAreInTheRunsMeta() {
         QTemporaryDir weights;
         QVERIFY(weights.isValid());
-        const QByteArray header = R"({"w":{"dtype":"F16","shape":[1000],"data_offsets":[0,2000]}})";
-        QByteArray file(8, '\0');
-        for (int i = 0; i < 8; ++i) file[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
-        QFile out(weights.filePath("u2netp.safetensors"));
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(file + header + QByteArray(2000, '\0'));
-        out.close();
+        testfile::write(weights.filePath("u2netp.safetensors"),
+                        testfile::safetensors(R"({"w":{"dtype":"F16","shape":[1000],"data_offsets":[0,2000]}})", 2000));
         const QByteArray before = qgetenv("STAGELOAD_WEIGHTS_DIR");
         qputenv("STAGELOAD_WEIGHTS_DIR", weights.path().toUtf8());
         RunSettings set;

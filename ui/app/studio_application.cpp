@@ -1,5 +1,7 @@
 #include "ui/app/studio_application.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QIcon>
 #include <QMessageBox>
 #include <cstdio>
@@ -24,9 +26,11 @@ QIcon StudioApplication::icon() {
     const QString name = QStringLiteral(STAGELOAD_APP_ID);
     if (QIcon::hasThemeIcon(name)) return QIcon::fromTheme(name);
     QIcon icon;
-    const QString hicolor = QString::fromStdString((programDir() / ".." / "share" / "icons" / "hicolor").string());
-    for (const int size : {16, 24, 32, 48, 64, 128, 256})
-        icon.addFile(QStringLiteral("%1/%2x%2/apps/%3.png").arg(hicolor).arg(size).arg(name), QSize(size, size));
+    const QDir hicolor(QString::fromStdString((programDir() / ".." / "share" / "icons" / "hicolor").string()));
+    for (const QString& size : hicolor.entryList({QStringLiteral("*x*")}, QDir::Dirs))
+        if (const QString png = hicolor.filePath(size + QStringLiteral("/apps/") + name + QStringLiteral(".png"));
+            QFileInfo::exists(png))
+            icon.addFile(png);
     return icon;
 }
 

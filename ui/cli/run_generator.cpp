@@ -82,7 +82,9 @@ int runGeneratorCommand(const GeneratorOptions& o) {
         std::fprintf(stderr, "stageload: note: %s: %s\n", o.generator.c_str(), problem.c_str());
     if (o.needForecast) {
         // From the app's history and the earlier runs beside OUT.
-        p.guard.need = forecastNeed(generatorRunMeta(p.def, p.values), earlierRuns(out));
+        auto planned = generatorTraceMeta(p.def, p.values);
+        planned.update(p.meta);  // the start line the run will write
+        p.guard.need = forecastNeed(planned, earlierRuns(out));
     }
 
     // Live progress on stderr: each stage as it begins, each load and release, and every 2 s a
