@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/base/error.h"
-#include "engine/base/text.h"
+#include "guard/base/error.h"
+#include "guard/base/text.h"
 
 namespace stageload {
 
@@ -32,9 +32,6 @@ enum class LoadMode { Staged, Eager };
 /// installed, else the classical cut-out with a notice.
 /// Asking for a learned one that is not installed is an error.
 enum class RemoverChoice { Auto, U2NetP, ISNet, Classical };
-
-/// The file format of a mesh, chosen by its extension.
-enum class MeshFormat { Glb, Obj };
 
 template <typename E>
 struct Choice {
@@ -69,15 +66,6 @@ struct ChoiceTable<RemoverChoice> {
         {RemoverChoice::U2NetP, "u2netp", "U²-Netp (small, fast)"},
         {RemoverChoice::ISNet, "isnet", "ISNet (sharper edges, slower)"},
         {RemoverChoice::Classical, "classical", "the border-colour cut-out, no weights"},
-    }};
-};
-
-template <>
-struct ChoiceTable<MeshFormat> {
-    static constexpr ChoiceSetting setting{"format", "--format"};
-    static constexpr std::array<Choice<MeshFormat>, 2> all{{
-        {MeshFormat::Glb, "glb", "binary glTF, texture embedded"},
-        {MeshFormat::Obj, "obj", "Wavefront OBJ + MTL + PNG"},
     }};
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// Typed errors of the engine. All derive from stageload::Error (engine/base/error.h).
+// Typed errors of the engine. All derive from stageload::Error (guard/base/error.h).
 //
 //   try { auto unet = models.get("unet"); }
 //   catch (const stageload::ReleasedModelError& e) { /* e.model(), e.stage() */ }
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 
 namespace stageload {
 

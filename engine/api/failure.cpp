@@ -3,7 +3,7 @@
 #include <new>
 
 #include "engine/api/errors.h"
-#include "engine/base/atomic_file.h"
+#include "guard/base/atomic_file.h"
 #include "engine/media/image.h"
 
 namespace stageload {

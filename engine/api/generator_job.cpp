@@ -3,7 +3,8 @@
 #include "engine/api/run_meta.h"
 
 #include "engine/media/mesh_files.h"
-#include "engine/base/units.h"
+#include "engine/media/mesh_formats.h"
+#include "guard/base/units.h"
 
 namespace stageload {
 namespace {
@@ -17,11 +18,23 @@ std::string lastLines(const std::vector<std::string>& lines, std::size_t n) {
 
 }  // namespace
 
+std::string generatorMeshProblem(const GeneratorDef& def) {
+    const auto where = def.source.empty() ? std::string("the definition") : def.source.string();
+    if (!meshFormatNamed(def.format))
+        return where + ": \"format\": '" + def.format + "' is not a mesh format Stageload reads; use one of " +
+               readableMeshExtensions();
+    if (!def.result.empty() && !meshFormatOf(def.result))
+        return where + ": \"result\": '" + def.result + "' is not a mesh file Stageload reads (" +
+               readableMeshExtensions() + ")";
+    return {};
+}
+
 int GeneratorJobResult::exitCode() const {
     switch (end) {
         case GeneratorEnd::Done: return 0;
-        case GeneratorEnd::StoppedByGuard: return kExitStoppedByGuard;
+        case GeneratorEnd::StoppedByGuard: return run.exitCode;  // 3, 5 (stalled) or 6 (pressure)
         case GeneratorEnd::NoRoom: return kExitNoRoom;
+        case GeneratorEnd::NotSetUp:
         case GeneratorEnd::CannotStart: return kExitCannotStart;
         case GeneratorEnd::Cancelled: return kExitCancelled;
         case GeneratorEnd::Invalid: return 2;
@@ -33,6 +46,11 @@ int GeneratorJobResult::exitCode() const {
 GeneratorJobResult runGeneratorJob(const GeneratorRunParams& p) noexcept {
     GeneratorJobResult j;
     const std::string name = "'" + p.def.name + "'";
+    if (auto problem = generatorMeshProblem(p.def); !problem.empty()) {
+        j.end = GeneratorEnd::Invalid;
+        j.message = std::move(problem);
+        return j;
+    }
     try {
         GeneratorRunParams withPicture = p;
         addPictureSize(withPicture.meta, p.values.input);
@@ -55,20 +73,30 @@ GeneratorJobResult runGeneratorJob(const GeneratorRunParams& p) noexcept {
                                 r.firstBadTraceLine + ")");
     }
     if (!r.traceProblem.empty()) j.notices.push_back(r.traceProblem);
+    // The guard's codes (3, 5, 6) only when the guard did stop it: a command may exit 5 itself.
+    if (!r.guardStop.empty() &&
+        (r.exitCode == kExitStoppedByGuard || r.exitCode == kExitStalled || r.exitCode == kExitMemoryPressure)) {
+        j.end = GeneratorEnd::StoppedByGuard;
+        j.message = name + " was stopped by the guard: " + r.guardStop + ". Its whole process group is gone.";
+        return j;
+    }
     switch (r.exitCode) {
-        case kExitStoppedByGuard:
-            j.end = GeneratorEnd::StoppedByGuard;
-            j.message = name + " was stopped by the guard: " + r.guardStop +
-                        ". Its whole process group is gone.";
-            return j;
         case kExitNoRoom:
             j.end = GeneratorEnd::NoRoom;
             j.message = name + " never started: no room within the start timeout";
             return j;
         case kExitCannotStart:
+            if (!r.missing.empty()) {
+                j.end = GeneratorEnd::NotSetUp;
+                j.message = r.missing.front().message;
+                for (std::size_t i = 1; i < r.missing.size(); ++i) j.message += "\n" + r.missing[i].message;
+                return j;
+            }
             j.end = GeneratorEnd::CannotStart;
-            j.message = name + " could not start" +
-                        (r.stderrTail.empty() ? std::string(".") : ":" + lastLines(r.stderrTail, 3));
+            // The reason is in the message, not only in the log ("No such file or directory").
+            j.message = name + " could not start" + (r.startError.empty() ? std::string() : ": " + r.startError) +
+                        (r.stderrTail.empty() ? std::string(r.startError.empty() ? "." : "")
+                                              : ":" + lastLines(r.stderrTail, 3));
             return j;
         case kExitCancelled:
             j.end = GeneratorEnd::Cancelled;
@@ -83,12 +111,15 @@ GeneratorJobResult runGeneratorJob(const GeneratorRunParams& p) noexcept {
                         "\n(everything it printed: " + r.log.string() + ")";
             return j;
     }
-    j.meshFile = p.values.output;
+    j.meshFile = r.result.empty() ? p.values.output : r.result;
     std::error_code ec;
-    if (!std::filesystem::exists(j.meshFile, ec)) {
+    const bool stale = r.resultBefore && std::filesystem::last_write_time(j.meshFile, ec) == *r.resultBefore;
+    if (!std::filesystem::exists(j.meshFile, ec) || stale) {
         j.end = GeneratorEnd::Failed;
-        j.message = name + " exited 0 but wrote no mesh at " + j.meshFile.string() +
-                    "; its command must write the file {output} names (log: " + r.log.string() + ")";
+        j.message = name + " exited 0 but wrote no " + (stale ? "new " : "") + "mesh at " + j.meshFile.string() +
+                    (p.def.result.empty() ? "; its command must write the file {output} names"
+                                          : "; its definition's \"result\" says it leaves it there") +
+                    " (log: " + r.log.string() + ")";
         return j;
     }
     try {

@@ -5,8 +5,8 @@
 #include "engine/api/stage_weights.h"
 #include "engine/api/weights.h"
 #include "engine/api/weights_header.h"
-#include "engine/base/error.h"
-#include "engine/base/units.h"
+#include "guard/base/error.h"
+#include "guard/base/units.h"
 #include "engine/media/image.h"
 
 namespace stageload {
@@ -70,6 +70,18 @@ nlohmann::json generatorRunMeta(const GeneratorDef& def, const GeneratorValues& 
     auto meta = generatorTraceMeta(def, values);
     meta.update(generatorMetaExtras(def, values, problems));
     return meta;
+}
+
+nlohmann::json plannedRunMeta(const RunSettings& settings, const std::filesystem::path& input,
+                              const GeneratorDef* generator, const std::map<std::string, std::string>& params,
+                              std::vector<std::string>* problems) {
+    if (!generator) return runMeta(settings, input);
+    GeneratorValues values;
+    values.input = input;
+    values.seed = settings.seed;
+    values.textureSize = settings.textureSize;
+    values.params = params;
+    return generatorRunMeta(*generator, values, problems);
 }
 
 RunSettings runSettingsFromMeta(const nlohmann::json& meta, RunSettings base,

@@ -9,6 +9,7 @@
 // Pure and thread-safe.
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,14 @@ nlohmann::json generatorMetaExtras(const GeneratorDef& def, const GeneratorValue
 /// generatorMetaExtras(), so forecasts key planned runs the way the history has them.
 nlohmann::json generatorRunMeta(const GeneratorDef& def, const GeneratorValues& values,
                                 std::vector<std::string>* problems = nullptr);
+
+/// The start line a run about to start will write, so its forecast is keyed the way the
+/// history's runs are: runMeta() for the built-in run, else generatorRunMeta() of `generator`
+/// given `input`, the settings' seed and texture size, and `params`.
+nlohmann::json plannedRunMeta(const RunSettings& settings, const std::filesystem::path& input,
+                              const GeneratorDef* generator = nullptr,
+                              const std::map<std::string, std::string>& params = {},
+                              std::vector<std::string>* problems = nullptr);
 
 /// Adds "picture_width" and "picture_height" (as stored) when `input` is a readable picture:
 /// the forecast fits memory across them.

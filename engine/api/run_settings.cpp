@@ -10,20 +10,21 @@
 #include <cmath>
 #include <sstream>
 
-#include "engine/base/text.h"
+#include "guard/base/text.h"
+#include "engine/media/mesh_formats.h"
 
 namespace stageload {
 namespace {
 
 constexpr RunFieldInfo kFields[] = {
-    {RunField::Pipeline, "pipeline", "--pipeline", "Pipeline", "The pipeline to run", {}},
+    {RunField::Pipeline, "pipeline", "--pipeline", "Pipeline", "The pipeline to run", {}, true},
     {RunField::Load, "load", "--load", "Loading",
-     "staged: each model only while a stage needs it; eager: all up front", {}},
+     "staged: each model only while a stage needs it; eager: all up front", {}, true},
     {RunField::Seed, "seed", "--seed", "Seed",
      "Seed of the global generator (the back texture's grain), 0 to 2^53-1",
-     {0, double(kMaxSeed), 1, 0}},
+     {0, double(kMaxSeed), 1, 0}, true},
     {RunField::TextureSize, "textureSize", "--texture-size", "Texture size",
-     "Texture atlas size: 1024, 2048 or 4096", {}},
+     "Texture atlas size: 1024, 2048 or 4096", {}, true},
     {RunField::Triangles, "triangles", "--triangles", "Triangle budget",
      "Triangle budget of the mesh (1000 to 2000000)", {1000, 2'000'000, 5000, 0}},
     {RunField::Height, "height", "--height", "Height",
@@ -156,20 +157,10 @@ void validate(const RunSettings& s) {
     checkRange(RunField::Threads, s.threads);
 }
 
-std::optional<MeshFormat> meshFormatOf(const std::filesystem::path& path) {
-    const auto ext = asciiLower(path.extension().string());
-    for (const auto& c : choices<MeshFormat>())
-        if (ext == meshExtension(c.value)) return c.value;
-    return std::nullopt;
-}
-
-std::string_view meshExtension(MeshFormat format) {
-    return format == MeshFormat::Obj ? ".obj" : ".glb";
-}
-
 void validateMeshOutput(const std::filesystem::path& output) {
-    if (!meshFormatOf(output))
-        throw SettingError("output", "-o " + output.string(), "the output must end in .glb or .obj");
+    const auto* format = meshFormatOf(output);
+    if (!format || !format->write)
+        throw SettingError("output", "-o " + output.string(), "the output must end in " + writableMeshExtensions());
     auto dir = output.parent_path();
     if (dir.empty()) dir = ".";
     std::error_code ec;
@@ -180,7 +171,7 @@ void validateMeshOutput(const std::filesystem::path& output) {
         throw FileError(output.string() + ": the folder " + dir.string() +
                         " is not writable; choose another output");
     if (std::filesystem::is_directory(output, ec))
-        throw FileError(output.string() + ": is a folder; give a file name ending in .glb or .obj");
+        throw FileError(output.string() + ": is a folder; give a file name ending in " + writableMeshExtensions());
 }
 
 }  // namespace stageload

@@ -73,6 +73,9 @@ struct RunFieldInfo {
     std::string_view label;  ///< "Texture size"
     std::string_view help;   ///< one line for --help and tooltips
     Range range;             ///< numeric fields only
+    /// A generator's run takes it too (its {seed}, {texture_size}, "load" param); the rest are
+    /// the built-in pipeline's own, hidden in the app while a generator is chosen.
+    bool forGenerators = false;
 };
 
 /// Every setting of RunSettings, in the order forms show them.
@@ -93,14 +96,9 @@ inline constexpr std::int64_t kMaxSeed = (std::int64_t(1) << 53) - 1;
 /// among its choices. The device word is checked, not whether this machine has it.
 void validate(const RunSettings& settings);
 
-/// Checks a mesh output path before any work: SettingError ("output") for an extension other
-/// than .glb or .obj; FileError when its folder is missing or not writable, or it is a folder.
+/// Checks a mesh output path before any work: SettingError ("output") for an extension no
+/// format of meshFormats() writes; FileError when its folder is missing or not writable, or it
+/// is a folder.
 void validateMeshOutput(const std::filesystem::path& output);
-
-/// The mesh format of `path` by its extension (case-insensitive), or nullopt.
-std::optional<MeshFormat> meshFormatOf(const std::filesystem::path& path);
-
-/// ".glb" / ".obj".
-std::string_view meshExtension(MeshFormat format);
 
 }  // namespace stageload

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "engine/api/weights_header.h"
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 
 namespace stageload {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "engine/base/data_dirs.h"
+#include "guard/base/data_dirs.h"
 
 namespace stageload {
 

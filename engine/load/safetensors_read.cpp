@@ -26,8 +26,8 @@ constexpr std::array<std::pair<std::string_view, torch::Dtype>, 10> kDtypes{{
 
 // Copies read the file in chunks of this size into a staging buffer and copy each on into the
 // tensor. Reading straight into the tensor would make the kernel write to pages it has not
-// written before, and first writes are slow under some hypervisors (on the 2-core VM this project
-// is measured on, 0.4 GiB/s against 5 GiB/s through the staging buffer: README, Measured); copying
+// written before, and first writes are slow under some hypervisors (on a 2-core KVM guest, 0.4 GiB/s
+// against 5 GiB/s through the staging buffer: README, Measured); copying
 // from a mapping of the file faults in every page of the source instead (1.1 GiB/s there). A
 // staging chunk stays in the CPU cache, so the second copy costs little on any machine.
 constexpr std::uint64_t kStagingBytes = 1ull << 20;

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/api/errors.h"
-#include "engine/base/atomic_file.h"
+#include "guard/base/atomic_file.h"
 #include "engine/load/safetensors.h"
 
 namespace stageload {

@@ -4,7 +4,8 @@
 #include <functional>
 #include <sstream>
 
-#include "engine/base/atomic_file.h"
+#include "guard/base/atomic_file.h"
+#include "guard/base/text.h"
 #include "engine/media/mesh_files.h"
 
 namespace stageload {
@@ -137,7 +138,7 @@ TexturedMesh readGlb(const std::filesystem::path& path) {
     tinygltf::TinyGLTF loader;
     tinygltf::Model model;
     std::string err, warn;
-    const bool binary = path.extension() == ".glb";
+    const bool binary = asciiLower(path.extension().string()) == ".glb";
     const bool ok = binary ? loader.LoadBinaryFromFile(&model, &err, &warn, path.string())
                            : loader.LoadASCIIFromFile(&model, &err, &warn, path.string());
     if (!ok) throw FileError(path.string() + ": not a glTF file Stageload can read (" + err + ")");

@@ -10,7 +10,7 @@
 #include <memory>
 #include <optional>
 
-#include "engine/base/atomic_file.h"
+#include "guard/base/atomic_file.h"
 
 namespace stageload {
 namespace {
@@ -314,6 +314,17 @@ std::vector<std::uint8_t> encodePng(const Image& image) {
 void writePngFile(const std::filesystem::path& path, const Image& image) {
     const auto png = encodePng(image);
     writeFileAtomically(path, std::string_view(reinterpret_cast<const char*>(png.data()), png.size()));
+}
+
+Image toRgb(const Image& image) {
+    if (image.empty() || image.channels == 3) return image;
+    Image rgb(image.width, image.height, 3);
+    const std::size_t n = std::size_t(image.width) * image.height;
+    for (std::size_t i = 0; i < n; ++i)
+        for (int c = 0; c < 3; ++c)
+            rgb.pixels[3 * i + c] =
+                image.pixels[i * image.channels + (image.channels >= 3 ? c : 0)];
+    return rgb;
 }
 
 }  // namespace stageload

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 
 namespace stageload {
 
@@ -85,6 +85,9 @@ std::vector<std::uint8_t> encodePng(const Image& image);
 
 /// Writes `image` as PNG through a temporary file renamed into place (AtomicWriteError).
 void writePngFile(const std::filesystem::path& path, const Image& image);
+
+/// The image as RGB: grey is spread to three channels, alpha dropped (an empty image stays empty).
+Image toRgb(const Image& image);
 
 /// The image with EXIF orientation `orientation` (1..8) undone, so it shows upright.
 Image applyOrientation(const Image& image, int orientation);

@@ -1,13 +1,14 @@
 #pragma once
-// Writing meshes for Blender and other DCC tools: binary glTF with the texture embedded, or
-// Wavefront OBJ + MTL + PNG. Same mesh, same bytes; every file goes through a temporary file
-// that is renamed into place, so a failed export never leaves a half-written file behind.
-// Reading them back (ours or an external generator's) for the 3D view.
+// Writing meshes for Blender and other DCC tools: binary glTF with the texture embedded,
+// Wavefront OBJ + MTL + PNG, or Stanford PLY + PNG. Same mesh, same bytes; every file goes
+// through a temporary file that is renamed into place, so a failed export never leaves a
+// half-written file behind. Reading them back (ours or an external generator's) for the 3D view.
+// Which extension goes with which reader and writer is the table in mesh_formats.h.
 //
 //   stageload::writeGlb(mesh, "hero.glb");
 //   auto files = stageload::writeObj(mesh, "hero.obj");   // hero.obj, hero.mtl, hero.png
-//   stageload::writeMeshFile(mesh, out);                 // by its extension, .glb or .obj
-//   auto back = stageload::readMeshFile("hero.obj");      // .glb, .gltf or .obj
+//   stageload::writeMeshFile(mesh, out);                 // by its extension (mesh_formats.h)
+//   auto back = stageload::readMeshFile("hero.obj");      // .glb, .gltf, .obj or .ply
 //
 // Every function is thread-safe for distinct files (no shared state).
 //
@@ -33,8 +34,14 @@ void writeGlb(const TexturedMesh& mesh, const std::filesystem::path& path);
 std::vector<std::filesystem::path> writeObj(const TexturedMesh& mesh,
                                             const std::filesystem::path& path);
 
-/// Writes `mesh` by the extension of `path` (case-insensitive): .glb → writeGlb, .obj → writeObj.
-/// Returns every file written. FileError for any other extension.
+/// Writes `path` (.ply, binary little-endian: x y z, nx ny nz, s t per vertex, triangles) and
+/// beside it the texture .png with the same stem, named by a "comment TextureFile" line. Both
+/// are written to temporary files first and renamed only when both were written.
+std::vector<std::filesystem::path> writePly(const TexturedMesh& mesh,
+                                            const std::filesystem::path& path);
+
+/// Writes `mesh` by the extension of `path` (case-insensitive), with the writer its row in
+/// meshFormats() names. Returns every file written. FileError for a format that does not write.
 std::vector<std::filesystem::path> writeMeshFile(const TexturedMesh& mesh,
                                                  const std::filesystem::path& path);
 
@@ -58,10 +65,22 @@ TexturedMesh readGlb(const std::filesystem::path& path);
 /// message names the file and the line number) and for a file without faces.
 TexturedMesh readObj(const std::filesystem::path& path);
 
-/// Reads a mesh file by its extension (case-insensitive): .glb/.gltf → readGlb, .obj → readObj;
-/// the texture, when there is one, is RGB. FileError for a missing file and for any other
-/// extension ("x.fbx: unsupported mesh format, expected .glb, .gltf or .obj"), and whatever the
-/// reader throws.
+/// Reads a Stanford .ply (ascii, binary little- or big-endian): the "vertex" element's x, y, z,
+/// optional nx, ny, nz and UVs (s/t, u/v or texture_u/texture_v), the "face" element's
+/// vertex_indices (polygons fan-triangulated); other elements and properties (vertex colours)
+/// are skipped. The texture is the one a "comment TextureFile" line names, beside the file; as
+/// for OBJ, a missing one leaves the mesh untextured. Missing normals are computed. FileError
+/// naming the file, the element and its index for a malformed or truncated file, an index out of
+/// range, a count larger than the file, and for a file without faces.
+TexturedMesh readPly(const std::filesystem::path& path);
+/// readPly() of bytes already read; `path` names them in messages and is where the texture is
+/// looked for.
+TexturedMesh decodePly(const std::string& bytes, const std::filesystem::path& path);
+
+/// Reads a mesh file by its extension (case-insensitive), with the reader its row in
+/// meshFormats() names; the texture, when there is one, is RGB. FileError for a missing file
+/// and for any other extension ("x.fbx: unsupported mesh format, expected .glb, .gltf, .obj or
+/// .ply"), and whatever the reader throws.
 TexturedMesh readMeshFile(const std::filesystem::path& path);
 
 }  // namespace stageload

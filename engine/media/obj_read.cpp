@@ -1,5 +1,4 @@
-// Reading Wavefront OBJ (+ MTL + texture) into a TexturedMesh, and picking a reader or a writer
-// by a mesh file's extension.
+// Reading Wavefront OBJ (+ MTL + texture) into a TexturedMesh.
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -9,7 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "engine/base/text.h"
+#include "guard/base/text.h"
 #include "engine/media/mesh_files.h"
 
 namespace stageload {
@@ -159,17 +158,6 @@ void readMaterials(const std::filesystem::path& mtlPath,
     });
 }
 
-Image toRgb(const Image& image) {
-    if (image.empty() || image.channels == 3) return image;
-    Image rgb(image.width, image.height, 3);
-    const std::size_t n = std::size_t(image.width) * image.height;
-    for (std::size_t i = 0; i < n; ++i)
-        for (int c = 0; c < 3; ++c)
-            rgb.pixels[3 * i + c] =
-                image.pixels[i * image.channels + (image.channels >= 3 ? c : 0)];
-    return rgb;
-}
-
 Image readTexture(const std::filesystem::path& path) {
     try {
         return toRgb(readImageFile(path).image);
@@ -310,29 +298,6 @@ TexturedMesh readObj(const std::filesystem::path& path) {
         }
     if (!material.empty()) out.texture = readTexture(textures.at(material));
     return out;
-}
-
-TexturedMesh readMeshFile(const std::filesystem::path& path) {
-    const auto extension = asciiLower(path.extension().string());
-    if (extension != ".glb" && extension != ".gltf" && extension != ".obj")
-        throw FileError(path.string() + ": unsupported mesh format, expected .glb, .gltf or .obj");
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec))
-        throw FileError(path.string() + ": no such file; check the path");
-    if (extension == ".obj") return readObj(path);
-    auto mesh = readGlb(path);
-    mesh.texture = toRgb(mesh.texture);
-    return mesh;
-}
-
-std::vector<std::filesystem::path> writeMeshFile(const TexturedMesh& mesh,
-                                                 const std::filesystem::path& path) {
-    const auto extension = asciiLower(path.extension().string());
-    if (extension == ".obj") return writeObj(mesh, path);
-    if (extension != ".glb")
-        throw FileError(path.string() + ": cannot write this mesh format, use .glb or .obj");
-    writeGlb(mesh, path);
-    return {path};
 }
 
 }  // namespace stageload

@@ -1,7 +1,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "engine/base/atomic_file.h"
+#include "guard/base/atomic_file.h"
 #include "engine/media/mesh_files.h"
 
 namespace stageload {

@@ -2,8 +2,6 @@
 
 #include <string>
 
-#include "engine/load/safetensors.h"
-
 namespace stageload {
 
 namespace {
@@ -72,11 +70,7 @@ torch::Tensor ISNetImpl::forward(const torch::Tensor& x) {
 ISNet loadISNet(const std::filesystem::path& safetensors) {
     ISNet net;
     net->eval();
-    const auto file = SafetensorsFile::open(safetensors);
-    if (file.find("stage1.rebnconvin.conv_s1.weight"))
-        loadWeights(*net, file);
-    else
-        loadWeights(*foldedConvView(*net, kFoldedPrefix, kFirstFoldedName), file);
+    loadRemoverWeights(*net, safetensors, kFoldedPrefix, kFirstFoldedName);
     return net;
 }
 
@@ -91,16 +85,8 @@ torch::Tensor isnetPreprocess(const torch::Tensor& rgb) {
 }
 
 torch::Tensor isnetMask(ISNetImpl& net, const torch::Tensor& rgb, torch::Tensor* probabilities) {
-    // Not InferenceMode: its tensors refuse in-place updates outside it, a trap for callers.
-    torch::NoGradGuard noGrad;
-    const auto x = isnetPreprocess(rgb);
-    const auto params = net.parameters();
-    const auto device = params.empty() ? torch::Device(torch::kCPU) : params.front().device();
-    const auto out = net.forward(x.to(device)).to(torch::kCPU, torch::kFloat32);  // [1, 1, R, R]
-    if (probabilities) *probabilities = out;
-    const auto same = [](const torch::Tensor& v) { return v; };
-    return resizeBilinearJs(out[0], rgb.size(1), rgb.size(2), torch::kFloat32, same)[0].clamp_(0,
-                                                                                               1);
+    return removerMask(net, isnetPreprocess(rgb), [&](const torch::Tensor& x) { return net.forward(x); },
+                       rgb.size(1), rgb.size(2), probabilities);
 }
 
 }  // namespace stageload

@@ -1,6 +1,7 @@
 #include "engine/models/rsu.h"
 
 #include "engine/api/errors.h"
+#include "engine/load/safetensors.h"
 
 namespace stageload {
 
@@ -100,6 +101,28 @@ std::shared_ptr<torch::nn::Module> foldedConvView(torch::nn::Module& net, const 
         ++folded;
     }
     return view;
+}
+
+void loadRemoverWeights(torch::nn::Module& net, const std::filesystem::path& safetensors,
+                        const std::string& prefix, int first) {
+    const auto file = SafetensorsFile::open(safetensors);
+    if (file.find("stage1.rebnconvin.conv_s1.weight"))
+        loadWeights(net, file);
+    else
+        loadWeights(*foldedConvView(net, prefix, first), file);
+}
+
+torch::Tensor removerMask(torch::nn::Module& net, const torch::Tensor& x,
+                          const std::function<torch::Tensor(const torch::Tensor&)>& forward,
+                          std::int64_t height, std::int64_t width, torch::Tensor* probabilities) {
+    // Not InferenceMode: its tensors refuse in-place updates outside it, a trap for callers.
+    torch::NoGradGuard noGrad;
+    const auto params = net.parameters();
+    const auto device = params.empty() ? torch::Device(torch::kCPU) : params.front().device();
+    const auto out = forward(x.to(device)).to(torch::kCPU, torch::kFloat32);  // [1, 1, R, R]
+    if (probabilities) *probabilities = out;
+    const auto same = [](const torch::Tensor& v) { return v; };
+    return resizeBilinearJs(out[0], height, width, torch::kFloat32, same)[0].clamp_(0, 1);
 }
 
 torch::Tensor resizeBilinearJs(const torch::Tensor& img, std::int64_t outH, std::int64_t outW,

@@ -6,6 +6,7 @@
 // bilinear filter. Engine-internal (LibTorch types): the UI never includes this header.
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -58,6 +59,21 @@ torch::Tensor upsampleLike(const torch::Tensor& x, const torch::Tensor& like);
 /// `<prefix><first + 3k + 1>`. Every other top-level child keeps its name.
 std::shared_ptr<torch::nn::Module> foldedConvView(torch::nn::Module& net, const std::string& prefix,
                                                   int first);
+
+/// Loads `safetensors` into `net`: by the module's own names when the file uses them, else by the
+/// names of the ONNX export (foldedConvView(net, prefix, first)). Throws what loadWeights throws:
+/// WeightFileError naming the file and, where one is involved, the tensor.
+void loadRemoverWeights(torch::nn::Module& net, const std::filesystem::path& safetensors,
+                        const std::string& prefix, int first);
+
+/// The tail both removers share: `x` (preprocessed, [1, 3, R, R]) through `forward` on the device
+/// of `net`'s parameters, without autograd; the [1, 1, R, R] probabilities (also into
+/// `probabilities`, on the CPU, when it is not null) resized to height x width with
+/// resizeBilinearJs, kept as floats and clamped to 0..1. Returns float [height, width] on the CPU.
+torch::Tensor removerMask(torch::nn::Module& net, const torch::Tensor& x,
+                          const std::function<torch::Tensor(const torch::Tensor&)>& forward,
+                          std::int64_t height, std::int64_t width,
+                          torch::Tensor* probabilities = nullptr);
 
 /// The bilinear resize of the JavaScript background removers (modern-rembg's ImageTensor.resize,
 /// @imgly/background-removal-node's tensorResizeBilinear) without their final rounding: source

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <string>
 
-#include "engine/load/safetensors.h"
-
 namespace stageload {
 
 namespace {
@@ -64,11 +62,7 @@ torch::Tensor U2NetPImpl::forward(const torch::Tensor& x) {
 U2NetP loadU2NetP(const std::filesystem::path& safetensors) {
     U2NetP net;
     net->eval();
-    const auto file = SafetensorsFile::open(safetensors);
-    if (file.find("stage1.rebnconvin.conv_s1.weight"))
-        loadWeights(*net, file);
-    else
-        loadWeights(*foldedConvView(*net, "", kFirstFoldedName), file);
+    loadRemoverWeights(*net, safetensors, "", kFirstFoldedName);
     return net;
 }
 
@@ -93,14 +87,8 @@ torch::Tensor u2netpPreprocess(const torch::Tensor& rgb, U2NetPNormalization nor
 
 torch::Tensor u2netpMask(U2NetPImpl& net, const torch::Tensor& rgb,
                          U2NetPNormalization normalization) {
-    // Not InferenceMode: its tensors refuse in-place updates outside it, a trap for callers.
-    torch::NoGradGuard noGrad;
-    const auto x = u2netpPreprocess(rgb, normalization);
-    const auto params = net.parameters();
-    const auto device = params.empty() ? torch::Device(torch::kCPU) : params.front().device();
-    const auto d0 = net.forward(x.to(device)).to(torch::kCPU, torch::kFloat32)[0];  // [1, 320, 320]
-    const auto same = [](const torch::Tensor& v) { return v; };
-    return resizeBilinearJs(d0, rgb.size(1), rgb.size(2), torch::kFloat32, same)[0].clamp_(0, 1);
+    return removerMask(net, u2netpPreprocess(rgb, normalization),
+                       [&](const torch::Tensor& x) { return net.forward(x); }, rgb.size(1), rgb.size(2));
 }
 
 }  // namespace stageload

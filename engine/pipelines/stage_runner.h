@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/base/event.h"
+#include "guard/base/event.h"
 
 namespace stageload {
 

@@ -191,13 +191,6 @@ std::vector<std::string> StagedModels::stages() const {
     return out;
 }
 
-std::vector<std::string> StagedModels::stageModels(const std::string& stage) const {
-    std::lock_guard lock(mutex_);
-    for (const auto& s : stages_)
-        if (s.name == stage) return s.models;
-    throw UnknownStageError(stage, stages());
-}
-
 std::string StagedModels::currentStage() const {
     std::lock_guard lock(mutex_);
     return current_;
@@ -312,62 +305,13 @@ void StagedModels::publishPrebuilt(const std::string& name, const torch::nn::Mod
     publish(EventKind::Mark, name, moduleBytes(module), 0.0, "prebuilt");
 }
 
-void StagedModels::add(const std::string& name, Loader loader) {
-    std::lock_guard lock(mutex_);
-    if (find(name)) throw PlanError("model '" + name + "' is already registered; use replace()");
-    if (!loader) throw PlanError("model '" + name + "' has an empty loader");
-    entries_.push_back(Entry{name, std::move(loader), nullptr, nullptr, false, false});
-}
-
 void StagedModels::add(const std::string& name, std::shared_ptr<torch::nn::Module> module) {
     std::lock_guard lock(mutex_);
-    if (find(name)) throw PlanError("model '" + name + "' is already registered; use replace()");
+    if (find(name)) throw PlanError("model '" + name + "' is already registered");
     if (!module) throw PlanError("model '" + name + "' is registered with no module");
     auto life = std::make_shared<detail::ModelLife>(name);
     entries_.push_back(Entry{name, nullptr, module, life, true, false});
     publishPrebuilt(name, *module);
-}
-
-void StagedModels::replace(const std::string& name, Loader loader) {
-    std::lock_guard lock(mutex_);
-    if (!loader) throw PlanError("model '" + name + "' has an empty loader");
-    auto& entry = at(name);
-    releaseLocked(entry, loadedExcept(entry), "when it was replaced");
-    entry.loader = std::move(loader);
-    entry.everLoaded = false;
-    returnFreedMemory();
-}
-
-void StagedModels::replace(const std::string& name, std::shared_ptr<torch::nn::Module> module) {
-    std::lock_guard lock(mutex_);
-    if (!module) throw PlanError("model '" + name + "' is replaced with no module");
-    auto& entry = at(name);
-    entry.loader = nullptr;
-    entry.everLoaded = true;
-    if (entry.module == module) return;  // put back as it was: nothing to release or announce
-    // The new module may share weights with the old one (or be built from it): keep those.
-    auto keep = loadedExcept(entry);
-    keep.push_back(module);
-    releaseLocked(entry, keep, "when it was replaced");
-    entry.module = module;
-    entry.life = std::make_shared<detail::ModelLife>(name);
-    publishPrebuilt(name, *module);
-}
-
-void StagedModels::remove(const std::string& name) {
-    std::lock_guard lock(mutex_);
-    auto& entry = at(name);
-    releaseLocked(entry, loadedExcept(entry), "when it was removed from the registry");
-    entries_.erase(entries_.begin() + (&entry - entries_.data()));
-    returnFreedMemory();
-}
-
-std::shared_ptr<torch::nn::Module> StagedModels::pop(const std::string& name) {
-    std::lock_guard lock(mutex_);
-    auto& entry = at(name);
-    auto module = loadLocked(entry);
-    entries_.erase(entries_.begin() + (&entry - entries_.data()));
-    return module;
 }
 
 void StagedModels::registerGenerator(at::Generator generator) {

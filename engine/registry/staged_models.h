@@ -38,7 +38,7 @@
 
 #include "engine/api/choices.h"
 #include "engine/api/errors.h"
-#include "engine/base/event.h"
+#include "guard/base/event.h"
 #include "engine/registry/call_hooks.h"
 #include "engine/registry/model.h"
 #include "engine/registry/release.h"
@@ -102,7 +102,6 @@ public:
     bool isLoaded(const std::string& name) const;
     std::int64_t loadedBytes() const;              ///< distinct storages of all loaded models
     std::vector<std::string> stages() const;       ///< plan order
-    std::vector<std::string> stageModels(const std::string& stage) const;
     std::string currentStage() const;              ///< "" before the first enter(), after close()
     std::vector<std::string> pinned() const;
     LoadMode mode() const { return mode_; }
@@ -135,23 +134,11 @@ public:
     /// belong to none). The registry stays usable.
     void close();
 
-    // --- Changing entries --------------------------------------------------------------------
-
-    /// Adds a model with a loader; PlanError if the name exists.
-    void add(const std::string& name, Loader loader);
+    // --- Prebuilt modules --------------------------------------------------------------------
     /// Adds an already built module (emits a `mark` named after it, note "prebuilt", with its
     /// bytes: the registry loaded nothing). After its release it cannot come back: access
-    /// throws ReleasedModelError.
+    /// throws ReleasedModelError. PlanError if the name exists or the module is null.
     void add(const std::string& name, std::shared_ptr<torch::nn::Module> module);
-    /// Swaps the loader or module of an existing entry, releasing the old instance if loaded.
-    /// Weights the new module shares with the old one are kept; putting the loaded module back
-    /// changes nothing.
-    void replace(const std::string& name, Loader loader);
-    void replace(const std::string& name, std::shared_ptr<torch::nn::Module> module);
-    /// Releases the model and forgets the entry.
-    void remove(const std::string& name);
-    /// Forgets the entry and hands its module over alive (building it first if needed).
-    std::shared_ptr<torch::nn::Module> pop(const std::string& name);
 
     /// A generator (besides the global ones) to save and restore around every load.
     void registerGenerator(at::Generator generator);

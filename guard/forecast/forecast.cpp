@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "guard/trace/summary.h"
 
 namespace stageload {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <map>
 
-#include "engine/base/error.h"
-#include "engine/base/units.h"
+#include "guard/base/error.h"
+#include "guard/base/units.h"
 #include "guard/memory/process_memory.h"
 
 namespace stageload {

@@ -1,68 +1,41 @@
+// Placeholders and params of a generator: a definition expanded into the command a run starts,
+// and the params a front end sets. The file format is generator_format.cpp; where definitions
+// are found, generator_files.cpp.
 #include "guard/generator/generator_def.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <fstream>
-#include <functional>
-#include <regex>
-#include <set>
-#include <sstream>
+#include <cctype>
+#include <map>
+#include <string_view>
 
-#include <nlohmann/json.hpp>
-
-#include "engine/base/atomic_file.h"
+#include "guard/generator/placeholders.h"
 
 namespace stageload {
 namespace {
 
-using json = nlohmann::json;
-
-const std::set<std::string> kBuiltinPlaceholders{"input",  "output",  "seed",     "texture_size",
-                                                 "trace",  "run_dir", "stageload"};
-const std::set<std::string> kKeys{"name",          "description",      "command", "workdir",
-                                  "env",           "format",           "trace",   "stage_pattern",
-                                  "progress_pattern", "params", "stage_weights"};
-
-// Calls `onName` for every {placeholder} of `text`; throws `bad` for an unclosed brace.
-template <typename OnName, typename OnText>
-void scan(const std::string& text, OnName&& onName, OnText&& onText,
-          const std::function<void(const std::string&)>& bad) {
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const char c = text[i];
-        if ((c == '{' || c == '}') && i + 1 < text.size() && text[i + 1] == c) {
-            onText(std::string(1, c));
-            i += 2;
-        } else if (c == '{') {
-            const auto end = text.find('}', i);
-            if (end == std::string::npos) bad("an unclosed '{' in '" + text + "' (write {{ for a brace)");
-            onName(text.substr(i + 1, end - i - 1));
-            i = end + 1;
-        } else if (c == '}') {
-            bad("a '}' without '{' in '" + text + "' (write }} for a brace)");
-        } else {
-            onText(std::string(1, c));
-            ++i;
-        }
-    }
-}
-
-std::string expandHome(const std::string& path) {
-    if (path == "~" || path.rfind("~/", 0) == 0) {
-        const char* home = std::getenv("HOME");
-        if (home && *home) return std::string(home) + path.substr(1);
-    }
-    return path;
-}
+using generator_detail::expandHome;
+using generator_detail::scan;
 
 // `text` with every placeholder replaced by its value for the run `v` of `d`.
 class Expander {
 public:
     Expander(const GeneratorDef& d, const GeneratorValues& v) : source_(d.source.string()) {
-        for (const auto& [k, def] : d.params) values_[k] = expandHome(def);
+        for (const auto& param : d.params) values_[param.name] = expandHome(param.value);
         for (const auto& [k, value] : v.params) {
-            if (!values_.count(k))
-                throw GeneratorDefError(source_, "params", "has no parameter '" + k + "' to set");
+            const GeneratorParam* param = findParam(d, k);
+            if (!param) {
+                std::string known;
+                for (const auto& q : d.params) known += (known.empty() ? "" : ", ") + q.name;
+                throw GeneratorDefError(source_, "params",
+                                        "has no parameter '" + k + "' to set" +
+                                            (known.empty() ? std::string(" (it has none)") : "; it has " + known));
+            }
+            if (!param->choices.empty() &&
+                std::find(param->choices.begin(), param->choices.end(), value) == param->choices.end()) {
+                std::string list;
+                for (const auto& c : param->choices) list += (list.empty() ? "'" : ", '") + c + "'";
+                throw GeneratorDefError(source_, "params." + k, "'" + value + "' is not one of " + list);
+            }
             values_[k] = expandHome(value);
         }
         values_["input"] = v.input.string();
@@ -72,6 +45,14 @@ public:
         values_["trace"] = v.trace.string();
         values_["run_dir"] = v.runDir.string();
         values_["stageload"] = v.stageload.string();
+        values_["wrappers"] = (v.wrappers.empty() ? shippedGeneratorDir() / "wrappers" : v.wrappers).string();
+    }
+
+    /// Whether `text` is one placeholder alone whose value is empty (an optional flag left out).
+    bool emptyAlone(const std::string& text) const {
+        if (text.size() < 3 || text.front() != '{' || text.back() != '}' || text[1] == '{') return false;
+        const auto it = values_.find(text.substr(1, text.size() - 2));
+        return it != values_.end() && it->second.empty();
     }
 
     std::string operator()(const std::string& text) const {
@@ -90,177 +71,72 @@ private:
 
 }  // namespace
 
-GeneratorDefError::GeneratorDefError(std::string file, std::string field, const std::string& problem)
-    : UsageError(file + ": " + (field.empty() ? "" : "\"" + field + "\": ") + problem),
-      file_(std::move(file)),
-      field_(std::move(field)) {}
-
-GeneratorDef parseGeneratorDef(const std::string& text, const std::filesystem::path& source) {
-    const std::string file = source.string();
-    const auto fail = [&](const std::string& field, const std::string& problem) {
-        throw GeneratorDefError(file, field, problem);
-    };
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::exception& e) {
-        fail("", std::string("not valid JSON (") + e.what() + ")");
-    }
-    if (!j.is_object()) fail("", "a generator file is one JSON object with \"name\" and \"command\"");
-    for (const auto& [key, value] : j.items())
-        if (!kKeys.count(key)) fail(key, "not a key of a generator file");
-
-    GeneratorDef d;
-    d.source = source;
-    const auto string = [&](const char* key, std::string& out) {
-        const auto it = j.find(key);
-        if (it == j.end() || it->is_null()) return;
-        if (!it->is_string()) fail(key, "must be a string");
-        out = it->get<std::string>();
-    };
-    const auto stringMap = [&](const char* key, std::vector<std::pair<std::string, std::string>>& out) {
-        const auto it = j.find(key);
-        if (it == j.end() || it->is_null()) return;
-        if (!it->is_object()) fail(key, "must be an object of strings, e.g. {\"KEY\": \"value\"}");
-        for (const auto& [k, v] : it->items()) {
-            if (v.is_string()) out.emplace_back(k, v.get<std::string>());
-            else if (v.is_number()) out.emplace_back(k, v.dump());
-            else fail(std::string(key) + "." + k, "must be a string");
-        }
-    };
-    string("name", d.name);
-    if (d.name.empty()) fail("name", "missing: every generator needs a name");
-    string("description", d.description);
-    const auto cmd = j.find("command");
-    if (cmd == j.end() || !cmd->is_array() || cmd->empty())
-        fail("command", "missing: a list of the program and its arguments, e.g. "
-                        "[\"python3\", \"run.py\", \"--image\", \"{input}\"]");
-    for (std::size_t i = 0; i < cmd->size(); ++i) {
-        if (!(*cmd)[i].is_string()) fail("command[" + std::to_string(i) + "]", "must be a string");
-        d.command.push_back((*cmd)[i].get<std::string>());
-    }
-    if (d.command[0].empty()) fail("command[0]", "the program is empty");
-    string("workdir", d.workdir);
-    stringMap("env", d.env);
-    string("format", d.format);
-    if (d.format != "glb" && d.format != "obj")
-        fail("format", "'" + d.format + "' is not a mesh format; use glb or obj");
-    string("trace", d.trace);
-    string("stage_pattern", d.stagePattern);
-    string("progress_pattern", d.progressPattern);
-    stringMap("params", d.params);
-    if (const auto it = j.find("stage_weights"); it != j.end() && !it->is_null()) {
-        if (!it->is_object())
-            fail("stage_weights", "must be an object of stage names to weight files, e.g. "
-                                  "{\"texture\": [\"~/ckpt/texture/*.safetensors\"]}");
-        for (const auto& [stage, files] : it->items()) {
-            const std::string field = "stage_weights." + stage;
-            if (stage.empty()) fail(field, "a stage needs a name");
-            std::vector<std::string> list;
-            if (files.is_string()) list.push_back(files.get<std::string>());
-            else if (files.is_array())
-                for (std::size_t i = 0; i < files.size(); ++i) {
-                    if (!files[i].is_string()) fail(field + "[" + std::to_string(i) + "]", "must be a file name");
-                    list.push_back(files[i].get<std::string>());
-                }
-            else fail(field, "must be a file name or a list of them");
-            for (const auto& f : list)
-                if (f.empty()) fail(field, "an empty file name");
-            d.stageWeights.emplace_back(stage, std::move(list));
-        }
-    }
-
-    std::set<std::string> known = kBuiltinPlaceholders;
-    for (const auto& [name, value] : d.params) {
-        if (kBuiltinPlaceholders.count(name)) fail("params." + name, "is a built-in placeholder");
-        if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
-                return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-            }))
-            fail("params." + name, "a parameter's name is letters, digits and '_'");
-        known.insert(name);
-    }
-    const auto check = [&](const std::string& field, const std::string& value) {
-        scan(
-            value,
-            [&](const std::string& name) {
-                if (!known.count(name)) {
-                    std::string list;
-                    for (const auto& k : known) list += (list.empty() ? "{" : ", {") + k + "}";
-                    fail(field, "unknown placeholder {" + name + "}; known: " + list);
-                }
-            },
-            [](const std::string&) {}, [&](const std::string& why) { fail(field, why); });
-    };
-    for (std::size_t i = 0; i < d.command.size(); ++i)
-        check("command[" + std::to_string(i) + "]", d.command[i]);
-    check("workdir", d.workdir);
-    check("trace", d.trace);
-    for (const auto& [k, v] : d.env) check("env." + k, v);
-    for (const auto& [stage, files] : d.stageWeights)
-        for (const auto& f : files) check("stage_weights." + stage, f);
-    for (const auto& [key, pattern] : {std::pair<const char*, std::string>{"stage_pattern", d.stagePattern},
-                                       {"progress_pattern", d.progressPattern}}) {
-        if (pattern.empty()) continue;
-        try {
-            const std::regex re(pattern);
-            if (re.mark_count() < 1)
-                fail(key, "needs a group: (…) around the " +
-                              std::string(key == std::string("stage_pattern") ? "stage's name" : "percent"));
-        } catch (const std::regex_error& e) {
-            fail(key, "bad regex '" + pattern + "': " + e.what());
-        }
-    }
-    return d;
-}
-
-GeneratorDef readGeneratorDef(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw GeneratorDefError(file.string(), "", "cannot be read; check the path");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseGeneratorDef(text.str(), file);
-}
-
-std::string generatorDefJson(const GeneratorDef& d) {
-    json j = json::object();
-    j["name"] = d.name;
-    if (!d.description.empty()) j["description"] = d.description;
-    j["command"] = d.command;
-    if (!d.workdir.empty()) j["workdir"] = d.workdir;
-    if (!d.env.empty()) {
-        json env = json::object();
-        for (const auto& [k, v] : d.env) env[k] = v;
-        j["env"] = env;
-    }
-    j["format"] = d.format;
-    if (!d.trace.empty()) j["trace"] = d.trace;
-    if (!d.stagePattern.empty()) j["stage_pattern"] = d.stagePattern;
-    if (!d.progressPattern.empty()) j["progress_pattern"] = d.progressPattern;
-    if (!d.params.empty()) {
-        json params = json::object();
-        for (const auto& [k, v] : d.params) params[k] = v;
-        j["params"] = params;
-    }
-    if (!d.stageWeights.empty()) {
-        json weights = json::object();
-        for (const auto& [stage, files] : d.stageWeights) weights[stage] = files;
-        j["stage_weights"] = weights;
-    }
-    return j.dump(2) + "\n";
-}
-
-void writeGeneratorDef(const GeneratorDef& def, const std::filesystem::path& file) {
-    writeFileAtomically(file, generatorDefJson(def));
-}
-
 GeneratorCommand expandGenerator(const GeneratorDef& d, const GeneratorValues& v) {
     const Expander expand(d, v);
     GeneratorCommand c;
-    for (const auto& a : d.command) c.argv.push_back(expand(a));
+    for (std::size_t i = 0; i < d.command.size(); ++i)
+        if (i == 0 || !expand.emptyAlone(d.command[i])) c.argv.push_back(expand(d.command[i]));
     c.workdir = expandHome(expand(d.workdir));
     for (const auto& [k, value] : d.env) c.env.emplace_back(k, expand(value));
     c.trace = expand(d.trace);
+    c.result = d.result.empty() ? v.output : std::filesystem::path(expandHome(expand(d.result)));
     return c;
+}
+
+std::string expandText(const GeneratorDef& d, const GeneratorValues& v, const std::string& text) {
+    return expandHome(Expander(d, v)(text));
+}
+
+std::vector<std::string> paramsIn(const GeneratorDef& d, const std::string& text) {
+    std::vector<std::string> names;
+    scan(
+        text,
+        [&](const std::string& name) {
+            if (findParam(d, name) && std::find(names.begin(), names.end(), name) == names.end())
+                names.push_back(name);
+        },
+        [](const std::string&) {}, [](const std::string&) {});
+    return names;
+}
+
+bool usesPlaceholder(const GeneratorDef& d, const std::string& name) {
+    bool found = false;
+    const auto look = [&](const std::string& text) {
+        scan(
+            text, [&](const std::string& n) { found = found || n == name; }, [](const std::string&) {},
+            [](const std::string&) {});
+    };
+    for (const auto& a : d.command) look(a);
+    look(d.workdir);
+    for (const auto& [k, value] : d.env) look(value);
+    return found;
+}
+
+const GeneratorParam* findParam(const GeneratorDef& d, const std::string& name) {
+    for (const auto& p : d.params)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+void setLoadMode(const GeneratorDef& def, std::map<std::string, std::string>& params, const std::string& mode) {
+    if (!findParam(def, kLoadParam))
+        throw UsageError("--load " + mode + ": '" + def.name + "' has no loading mode of its own (its definition " +
+                         def.source.string() + " has no \"load\" param); leave --load out");
+    const auto it = params.find(kLoadParam);
+    if (it != params.end() && it->second != mode)
+        throw UsageError("--load " + mode + " and --param load=" + it->second + " say different things; give one");
+    params[kLoadParam] = mode;
+}
+
+std::map<std::string, std::string> parseParamAssignments(const std::vector<std::string>& assignments) {
+    std::map<std::string, std::string> out;
+    for (const auto& kv : assignments) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError("--param " + kv + ": use KEY=VALUE, e.g. --param scale=4");
+        out[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    return out;
 }
 
 std::vector<std::pair<std::string, std::vector<std::filesystem::path>>> expandStageWeights(
@@ -298,39 +174,6 @@ std::string shellCommandLine(const std::vector<std::string>& argv) {
         line += '\'';
     }
     return line;
-}
-
-std::vector<std::filesystem::path> generatorDirs(const std::filesystem::path& shipped) {
-    std::vector<std::filesystem::path> dirs;
-    if (const char* dir = std::getenv("STAGELOAD_GENERATORS_DIR"); dir && *dir) dirs.emplace_back(dir);
-    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
-        dirs.push_back(std::filesystem::path(xdg) / "stageload" / "generators");
-    else if (const char* home = std::getenv("HOME"); home && *home)
-        dirs.push_back(std::filesystem::path(home) / ".config" / "stageload" / "generators");
-    if (!shipped.empty()) dirs.push_back(shipped);
-    return dirs;
-}
-
-GeneratorCatalog findGenerators(const std::vector<std::filesystem::path>& dirs) {
-    GeneratorCatalog catalog;
-    std::set<std::string> names;
-    for (const auto& dir : dirs) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(dir, ec)) continue;
-        std::vector<std::filesystem::path> files;
-        for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-            if (entry.path().extension() == ".json") files.push_back(entry.path());
-        std::sort(files.begin(), files.end());
-        for (const auto& f : files) {
-            try {
-                auto def = readGeneratorDef(f);
-                if (names.insert(def.name).second) catalog.generators.push_back(std::move(def));
-            } catch (const GeneratorDefError& e) {
-                catalog.problems.push_back(e.what());
-            }
-        }
-    }
-    return catalog;
 }
 
 }  // namespace stageload

@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 #include <regex>
+#include <utility>
 
 #include "guard/generator/trace_follower.h"
 #include "guard/meter/meter.h"
@@ -55,9 +56,13 @@ public:
         : p_(p), r_(r), log_(r.log, std::ios::trunc) {
         if (!log_) throw FileError(r.log.string() + ": cannot be written; check the run folder");
         if (!cmd.trace.empty()) follower_.emplace(cmd.trace);
-        if (!p.def.stagePattern.empty()) stageRe_.emplace(p.def.stagePattern);
+        if (!p.def.stagePattern.empty()) stageRes_.push_back({std::regex(p.def.stagePattern), {}});
+        for (const auto& sp : p.def.stagePatterns) stageRes_.push_back({std::regex(sp.pattern), sp.stage});
         if (!p.def.progressPattern.empty()) progressRe_.emplace(p.def.progressPattern);
     }
+
+    /// Whether the command printed anything (a tqdm redraw too) since the previous call.
+    bool takePrinted() { return std::exchange(printed_, false); }
 
     void started(const GroupCommand& cmd) {
         out_ = cmd.stdoutFd();
@@ -75,6 +80,7 @@ public:
             r_.guardStop = e.message;
             stopT_ = e.t;
         }
+        if (e.what == "error" && out_ < 0 && r_.startError.empty()) r_.startError = e.message;  // before it started
         if (e.what == "exit" && stopT_ >= 0) r_.stopSeconds = e.t - stopT_;
         if (p_.onGuardLog) p_.onGuardLog(e);
     }
@@ -109,6 +115,7 @@ private:
         for (;;) {
             const ssize_t n = ::read(fd, buf, sizeof buf);
             if (n <= 0) return;  // EAGAIN, EOF or an error: next tick
+            printed_ = true;
             lines.feed(buf, static_cast<std::size_t>(n),
                        [&](std::string l) { line(std::move(l), isStderr); });
         }
@@ -120,24 +127,50 @@ private:
             tail_.push_back(text);
             if (tail_.size() > kTailLines) tail_.pop_front();
         }
-        if (p_.onOutput) p_.onOutput(text, isStderr);
+        const std::string full = text;
         if (text.size() > kMaxMatched) text.resize(kMaxMatched);
-        std::smatch m;
         // Stages from its output only until its trace names them: the two could disagree on
-        // the order when one lags.
-        if (stageRe_ && !traceStages_ && std::regex_search(text, m, *stageRe_) && m.size() > 1 &&
-            m[1].length() > 0) {
-            const std::string stage = m[1].str();
-            Event e{EventKind::Stage, stage, stage, 0, 0.0, "from its output", now()};
-            write(e, std::nullopt);
+        // the order when one lags. The first pattern that matches names the stage. They only go
+        // forward: stdout and stderr are two pipes read in turn, so a progress bar's last redraw
+        // (stderr) can be read after the next stage's first line (stdout) and must not take the
+        // run back to the stage it closes.
+        if (!traceStages_) {
+            for (const auto& [re, name] : stageRes_) {
+                std::smatch m;
+                if (!std::regex_search(text, m, re)) continue;
+                const std::string stage = name.empty() ? (m.size() > 1 ? m[1].str() : std::string()) : name;
+                if (stage.empty()) continue;
+                if (stage != stage_ && std::find(r_.stages.begin(), r_.stages.end(), stage) == r_.stages.end())
+                    write(Event{EventKind::Stage, stage, stage, 0, 0.0, "from its output", now()}, std::nullopt);
+                break;
+            }
         }
-        if (progressRe_ && std::regex_search(text, m, *progressRe_) && m.size() > 1) {
+        const double percent = progressRe_ ? percentOf(text) : -1.0;
+        if (percent >= 0) {
+            ++r_.progressLines;
+            r_.lastPercent = percent;
+            if (p_.onProgress) p_.onProgress(stage_, percent);
+        }
+        if (p_.onOutput) p_.onOutput(full, isStderr, percent >= 0);
+    }
+
+    // The percent a progress line gives: group 1 itself, or with two groups 100 × N / M; -1 for
+    // a line that is not one (or says nonsense: 13/12, 150 %).
+    double percentOf(const std::string& text) const {
+        std::smatch m;
+        if (!std::regex_search(text, m, *progressRe_) || m.size() < 2 || m[1].length() == 0) return -1.0;
+        const auto number = [](const std::string& s) {
             char* end = nullptr;
-            const std::string number = m[1].str();
-            const double percent = std::strtod(number.c_str(), &end);
-            if (end != number.c_str() && percent >= 0 && percent <= 100 && p_.onProgress)
-                p_.onProgress(stage_, percent);
+            const double v = std::strtod(s.c_str(), &end);
+            return end != s.c_str() ? v : -1.0;
+        };
+        double percent = number(m[1].str());
+        if (m.size() > 2 && m[2].matched) {
+            const double total = number(m[2].str());
+            if (percent < 0 || total <= 0 || percent > total) return -1.0;
+            percent = 100.0 * percent / total;
         }
+        return percent >= 0 && percent <= 100 ? percent : -1.0;
     }
 
     // One line of the command's own trace: samples give the clock offset and the second series,
@@ -178,8 +211,10 @@ private:
     GeneratorRunResult& r_;
     std::ofstream log_;
     std::optional<TraceFollower> follower_;
-    std::optional<std::regex> stageRe_, progressRe_;
+    std::vector<std::pair<std::regex, std::string>> stageRes_;  ///< with the stage each names
+    std::optional<std::regex> progressRe_;
     int out_ = -1, err_ = -1;
+    bool printed_ = false;  ///< output read since takePrinted()
     LineSplitter outLines_, errLines_;
     std::deque<std::string> tail_;
     Meter* meter_ = nullptr;
@@ -195,7 +230,7 @@ private:
 
 nlohmann::json generatorTraceMeta(const GeneratorDef& def, const GeneratorValues& values) {
     nlohmann::json params = nlohmann::json::object();
-    for (const auto& [name, value] : def.params) params[name] = value;
+    for (const auto& param : def.params) params[param.name] = param.value;
     for (const auto& [name, value] : values.params) params[name] = value;
     return {{"generator", def.name},
             {"generator_file", def.source.string()},
@@ -215,17 +250,27 @@ GeneratorRunResult runGenerator(const GeneratorRunParams& p) {
                         ec.message() + ")");
     const GeneratorCommand cmd = expandGenerator(p.def, p.values);
     r.argv = cmd.argv;
+    r.result = cmd.result;
     r.log = p.values.runDir / "command.log";
-    // A mesh or a trace an earlier run left in the folder is not this run's.
+    // A mesh or a trace an earlier run left in the folder is not this run's. A "result" outside
+    // the run's folder is the user's file: kept, and its time noted to tell a new one from it.
     std::filesystem::remove(p.values.output, ec);
+    const auto inRunDir = [&](const std::filesystem::path& f) {
+        const auto rel = f.lexically_normal().lexically_relative(p.values.runDir.lexically_normal());
+        return !rel.empty() && *rel.begin() != "..";
+    };
+    if (inRunDir(cmd.result)) std::filesystem::remove(cmd.result, ec);
+    else if (std::filesystem::exists(cmd.result, ec)) r.resultBefore = std::filesystem::last_write_time(cmd.result, ec);
     if (!cmd.trace.empty()) std::filesystem::remove(cmd.trace, ec);
     GeneratorSession session(p, r, cmd);
 
-    if (!cmd.workdir.empty() && !std::filesystem::is_directory(cmd.workdir, ec)) {
-        const std::string why = p.def.name + ": its folder " + cmd.workdir +
-                                " does not exist; fix \"workdir\" in " + p.def.source.string();
-        session.guardLog({"", 0.0, "error", why, ""});
-        r.stderrTail = {why};
+    // What it needs, before anything starts: no waiting for room for a run that cannot work.
+    r.missing = missingRequirements(p.def, p.values);
+    if (!r.missing.empty()) {
+        for (const auto& m : r.missing) {
+            session.guardLog({"", 0.0, "error", m.message, ""});
+            r.stderrTail.push_back(m.message);
+        }
         r.exitCode = kExitCannotStart;
         return r;
     }
@@ -238,6 +283,7 @@ GeneratorRunResult runGenerator(const GeneratorRunParams& p) {
     guard.hooks.spawn = {cmd.workdir, cmd.env, true};
     guard.hooks.tick = [&] { session.tick(); };
     guard.hooks.started = [&](const GroupCommand& c) { session.started(c); };
+    guard.hooks.printed = [&] { return session.takePrinted(); };
     guard.hooks.meterStarted = [&](Meter& m) { session.meterStarted(m); };
     guard.hooks.onSample = p.onSample;
     if (!cmd.trace.empty())

@@ -13,8 +13,9 @@
 //   p.onEvent = [](const stageload::Event& e) { ... };         // on the calling thread
 //   auto r = stageload::runGenerator(p);                        // r.exitCode: 0, 3, 4, 127, ...
 //
-// Exit codes as the guard's: 3 stopped by the guard, 4 no room in time, 127 could not start,
-// 130 cancelled, else the command's own. Checking the mesh it wrote is the caller's (the engine's
+// Exit codes as the guard's: 3 stopped by the guard, 4 no room in time, 127 could not start
+// (also when what its definition "requires" is missing: nothing is started then, and
+// `missing` says what), 130 cancelled, else the command's own. Checking the mesh it wrote is the caller's (the engine's
 // runGeneratorJob() reads it back). Throws GeneratorDefError for a definition that cannot be
 // expanded and FileError when the run folder or the log cannot be written; everything that goes
 // wrong with the command is in the result. Call from one thread at a time (see Guard::run()).
@@ -23,13 +24,15 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "engine/base/event.h"
+#include "guard/base/event.h"
 #include "guard/generator/generator_def.h"
+#include "guard/generator/requirements.h"
 #include "guard/memory/readers.h"
 #include "guard/policy/guard_params.h"
 #include "guard/runner/guard_runner.h"
@@ -45,9 +48,11 @@ struct GeneratorRunParams {
     std::function<void(const MemorySample&)> onSample;         ///< the group's; meter thread
     std::function<void(const MemorySample&)> onCommandSample;  ///< from its own trace
     std::function<void(const Event&)> onEvent;                  ///< t on the run's clock
-    /// A stage (from the trace or the pattern) or a percent (from the pattern, -1 if none).
+    /// A stage (from the trace or a pattern) or a percent (from the progress pattern: a percent,
+    /// or N/M made one; -1 when a stage begins).
     std::function<void(const std::string& stage, double percent)> onProgress;
-    std::function<void(const std::string& line, bool isStderr)> onOutput;
+    /// Every line it prints; `isProgress` when the progress pattern read it (a bar's redraw).
+    std::function<void(const std::string& line, bool isStderr, bool isProgress)> onOutput;
     std::function<void(const GuardLogEntry&)> onGuardLog;
     const std::atomic<bool>* cancel = nullptr;
     /// More for the trace's start line (the picture's size, ...); the run adds the generator,
@@ -58,6 +63,14 @@ struct GeneratorRunParams {
 struct GeneratorRunResult {
     int exitCode = 0;
     std::vector<std::string> argv;                ///< what was run
+    std::filesystem::path result;                 ///< where its mesh is to be (its "result")
+    /// The time of a file at `result` before the run, when one outside the run's folder was
+    /// there (an earlier run's, not this one's, unless it changes).
+    std::optional<std::filesystem::file_time_type> resultBefore;
+    /// What it needs that is not there ("requires", its workdir): nothing was started (127).
+    std::vector<MissingRequirement> missing;
+    int progressLines = 0;                        ///< lines the progress pattern read
+    double lastPercent = -1.0;                    ///< the last percent they gave
     std::vector<std::string> stderrTail;          ///< its last stderr lines (at most 12)
     std::filesystem::path log;                    ///< every output line: run_dir/command.log
     std::filesystem::path commandTrace;           ///< its own trace, if it has one
@@ -65,7 +78,8 @@ struct GeneratorRunResult {
     int badTraceLines = 0;                        ///< lines of its trace that were garbage
     std::string firstBadTraceLine;                ///< "line 3: not a JSON line: ..."
     std::vector<std::string> stages;              ///< in the order they began
-    std::string guardStop;                        ///< why the guard stopped it (exit 3)
+    std::string guardStop;                        ///< why the guard stopped it (exit 3, 5 or 6)
+    std::string startError;                       ///< why it could not start (exit 127): "... No such file ..."
     /// Seconds from the guard's stop decision (breach or cancel) to its whole group gone; -1
     /// when it was not stopped.
     double stopSeconds = -1.0;

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 
 #if defined(__linux__)
 #include <dlfcn.h>

@@ -10,7 +10,7 @@
 #include <sys/sysctl.h>
 #include <unistd.h>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 
 namespace stageload::macos {
 

@@ -3,8 +3,8 @@
 #include <fstream>
 #include <string>
 
-#include "engine/base/error.h"
-#include "engine/base/small_file.h"
+#include "guard/base/error.h"
+#include "guard/base/small_file.h"
 #include "guard/memory/macos_memory.h"
 #include "guard/memory/proc_fields.h"
 

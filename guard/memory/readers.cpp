@@ -2,14 +2,16 @@
 
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 
 #include <unistd.h>
 
-#include "engine/base/error.h"
-#include "engine/base/small_file.h"
+#include "guard/base/error.h"
+#include "guard/base/small_file.h"
 #include "guard/memory/gpu_memory.h"
+#include "guard/memory/pressure.h"
 #include "guard/memory/process_memory.h"
 #include "guard/process/process_list.h"
 
@@ -77,6 +79,19 @@ struct LinuxSampler {
 }  // namespace
 #endif
 
+namespace {
+
+// The machine's memory pressure (PSI full avg10, %) where the kernel reports it.
+void addPressureReader(MemoryReaders& r) {
+    if (!readMemoryPressure()) return;
+    r.extra.emplace_back(kMemoryPressureKey, [] {
+        const auto p = readMemoryPressure();
+        return p ? p->fullAvg10 : std::numeric_limits<double>::quiet_NaN();
+    });
+}
+
+}  // namespace
+
 MemoryReaders processReaders(pid_t pid) {
     MemoryReaders r;
 #if defined(__APPLE__)
@@ -91,6 +106,7 @@ MemoryReaders processReaders(pid_t pid) {
 #endif
     const pid_t target = pid == 0 ? ::getpid() : pid;
     addGpuReader(r, [target](pid_t p) { return p == target; });
+    addPressureReader(r);
     return r;
 }
 
@@ -114,6 +130,7 @@ MemoryReaders groupReaders(pid_t pgid) {
         return static_cast<double>(liveGroupMembers(listProcesses(false), pgid).size());
     });
     addGpuReader(r, [pgid](pid_t p) { return ::getpgid(p) == pgid; });
+    addPressureReader(r);
     return r;
 }
 

@@ -10,7 +10,8 @@
 //
 // Every reader is a std::function so tests, the app and the engine can swap them. Where an NVIDIA
 // driver is, both sets also carry "cuda": the GPU memory of the process or the group, as
-// nvidia-smi counts it (gpu_memory.h).
+// nvidia-smi counts it (gpu_memory.h); where the kernel reports memory pressure (PSI), both carry
+// "memory_pressure" too (pressure.h).
 // read() throws whatever a reader throws (FileError for /proc trouble); the readers made here are
 // thread-safe and cheap enough for 50 Hz (a group reader scans /proc, keep it at >= 0.1 s).
 

@@ -3,7 +3,7 @@
 #include <exception>
 #include <utility>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "guard/trace/trace_writer.h"
 
 namespace stageload {

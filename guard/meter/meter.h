@@ -30,7 +30,7 @@
 #include <string>
 #include <thread>
 
-#include "engine/base/event.h"
+#include "guard/base/event.h"
 #include "guard/memory/readers.h"
 
 namespace stageload {

@@ -2,7 +2,7 @@
 
 #include <regex.h>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 
 namespace stageload {
 

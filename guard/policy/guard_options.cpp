@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <regex>
 
-#include "engine/base/error.h"
-#include "engine/base/text.h"
-#include "engine/base/units.h"
+#include "guard/base/error.h"
+#include "guard/base/text.h"
+#include "guard/base/units.h"
 #include "guard/policy/busy_patterns.h"
 
 namespace stageload {
@@ -33,11 +33,12 @@ const GuardOption kOptions[] = {
      "goes past it (empty: no ceiling)",
      "unset", K::OptionalSize, true, nullptr, nullptr, &GuardParams::swapLimit},
     {"need", "--need", "Memory needed",
-     "Start only when at least SIZE is available (empty: unset); `stageload run --generator` and "
-     "`stageload guard -- stageload run` also take 'forecast': the run's forecast peak + 10 %",
-     "Start only when at least this much memory is available (empty: any); the forecast's "
-     "\"Wait until the forecast fits\" sets it for each run",
-     "unset", K::OptionalSize, true, nullptr, nullptr, &GuardParams::need},
+     "Start only when at least SIZE is available (empty: unset), or 'forecast': the run's forecast "
+     "peak + 10 % (`stageload run` and `stageload guard -- stageload run ...`)",
+     "Start only when at least this much memory is available (empty: any); 'forecast' waits for "
+     "the run's forecast peak, as \"Wait until the forecast fits\" does for each run",
+     "e.g. 12G or forecast", K::OptionalSize, true, nullptr, nullptr, &GuardParams::need, nullptr,
+     "forecast", &GuardParams::needForecast},
     {"quietFor", "--quiet-for", "Quiet for", "Busy processes must have been gone this long",
      "After the last busy program (below) is gone, wait this long before starting", "e.g. 1m",
      K::Duration, true, &GuardParams::quietFor},
@@ -47,6 +48,25 @@ const GuardOption kOptions[] = {
     {"poll", "--poll", "Check every", "Time between readings while waiting and running (zero is refused)",
      "How often memory is read while a run waits and while it runs", "e.g. 5s", K::Duration, true,
      &GuardParams::poll},
+    {.key = "pressureWait", .flag = "--pressure-wait", .label = "Start when pressure ≤",
+     .help = "Start only when memory pressure (Linux PSI full avg10) is at most PCT (empty: unset)",
+     .panelHelp = "Start a run only when the machine is not thrashing: the share of the last 10 s in "
+                  "which every program waited for memory is at most this (empty: do not look)",
+     .placeholder = "unset, e.g. 10", .kind = K::OptionalPercent, .optional = &GuardParams::pressureWait,
+     .needsPressure = true},
+    {.key = "pressureKill", .flag = "--pressure-kill", .label = "Stop when pressure >",
+     .help = "Stop when memory pressure (PSI full avg10) stays above PCT for DUR, as PCT/DUR (e.g. "
+             "60/10s, as systemd-oomd judges; empty: unset)",
+     .panelHelp = "Stop the run when the machine thrashes: every program waited for memory more than "
+                  "this share of the time, for this long (e.g. 60/10s; empty: do not stop for it)",
+     .placeholder = "unset, e.g. 60/10s", .kind = K::PercentFor, .percentFor = &GuardParams::pressureKill,
+     .needsPressure = true},
+    {.key = "stallKill", .flag = "--stall-kill", .label = "Stop when stalled for",
+     .help = "Stop when the command's group used under 1 % of a core and printed nothing for DUR: "
+             "a hung generator (empty: unset)",
+     .panelHelp = "Stop a generator that hangs: its processes used almost no CPU and printed nothing "
+                  "for this long (e.g. 10m; empty: never)",
+     .placeholder = "unset, e.g. 10m", .kind = K::OptionalDuration, .optional = &GuardParams::stallKill},
     {"busy", "--busy", "Wait while running",
      "Wait while a process whose command line matches REGEX runs (like pgrep -f; repeatable)",
      "Wait while a program whose command line matches one of these patterns runs (one per line)",
@@ -114,7 +134,15 @@ std::string guardValueText(const GuardParams& p, const GuardOption& o) {
         case K::Percent: return formatNumber(p.*o.real);
         case K::Duration: return durationText(p.*o.real);
         case K::Size: return sizeText(p.*o.size);
-        case K::OptionalSize: return p.*o.limit ? sizeText(*(p.*o.limit)) : std::string();
+        case K::OptionalSize:
+            if (o.wordFlag && p.*o.wordFlag) return std::string(o.word);
+            return p.*o.limit ? sizeText(*(p.*o.limit)) : std::string();
+        case K::OptionalPercent: return p.*o.optional ? formatNumber(*(p.*o.optional)) : std::string();
+        case K::OptionalDuration: return p.*o.optional ? durationText(*(p.*o.optional)) : std::string();
+        case K::PercentFor:
+            return p.*o.percentFor ? formatNumber((p.*o.percentFor)->percent) + "/" +
+                                         durationText((p.*o.percentFor)->seconds)
+                                   : std::string();
         case K::Patterns: {
             std::string lines;
             for (const auto& pattern : p.*o.patterns) lines += (lines.empty() ? "" : "\n") + pattern;
@@ -126,16 +154,45 @@ std::string guardValueText(const GuardParams& p, const GuardOption& o) {
 
 void setGuardValue(GuardParams& p, const GuardOption& o, std::string_view text) {
     const std::string_view t = trim(text);
+    const auto percent = [&](std::string_view value, const char* example) {
+        std::string number(trim(value));
+        if (!number.empty() && number.back() == '%') number.pop_back();
+        char* end = nullptr;
+        const double v = std::strtod(number.c_str(), &end);
+        if (number.empty() || *end != '\0' || !std::isfinite(v))
+            throw SettingError(std::string(o.key), std::string(o.flag) + " '" + std::string(text) + "'",
+                               std::string("not a percentage (example: ") + example + ")");
+        return v;
+    };
     switch (o.kind) {
-        case K::Percent: {
-            std::string number(t);
-            if (!number.empty() && number.back() == '%') number.pop_back();
-            char* end = nullptr;
-            const double v = std::strtod(number.c_str(), &end);
-            if (number.empty() || *end != '\0' || !std::isfinite(v))
+        case K::Percent:
+            p.*o.real = percent(t, "40");
+            return;
+        case K::OptionalPercent:
+            if (t.empty())
+                (p.*o.optional).reset();
+            else
+                p.*o.optional = percent(t, "10; leave it empty for none");
+            return;
+        case K::OptionalDuration:
+            if (t.empty())
+                (p.*o.optional).reset();
+            else
+                p.*o.optional = asSetting(o, [&] { return parseDuration(t); });
+            return;
+        case K::PercentFor: {
+            if (t.empty()) {
+                (p.*o.percentFor).reset();
+                return;
+            }
+            const auto slash = t.find('/');
+            if (slash == std::string_view::npos)
                 throw SettingError(std::string(o.key), std::string(o.flag) + " '" + std::string(text) + "'",
-                                   "not a percentage (example: 40)");
-            p.*o.real = v;
+                                   "expected PCT/DURATION, e.g. 60/10s");
+            PressureLimit limit;
+            limit.percent = percent(t.substr(0, slash), "60/10s");
+            limit.seconds = asSetting(o, [&] { return parseDuration(trim(t.substr(slash + 1))); });
+            p.*o.percentFor = limit;
             return;
         }
         case K::Duration:
@@ -145,7 +202,8 @@ void setGuardValue(GuardParams& p, const GuardOption& o, std::string_view text) 
             p.*o.size = asSetting(o, [&] { return parseSize(t); });
             return;
         case K::OptionalSize:
-            if (t.empty())
+            if (o.wordFlag) p.*o.wordFlag = !o.word.empty() && t == o.word;
+            if (t.empty() || (o.wordFlag && p.*o.wordFlag))
                 (p.*o.limit).reset();
             else
                 try {

@@ -31,6 +31,9 @@ enum class GuardValueKind {
     OptionalSize,  ///< a size, or "" for unset
     Duration,      ///< "30m", "90s", "250ms"
     Patterns,      ///< regexes, one per line (the CLI's flag repeats)
+    OptionalPercent,   ///< a percentage, or "" for unset
+    OptionalDuration,  ///< a duration, or "" for unset
+    PercentFor,        ///< "60/10s": a percentage held for a duration, or "" for unset
 };
 
 struct GuardOption {
@@ -47,6 +50,13 @@ struct GuardOption {
     std::int64_t GuardParams::*size = nullptr;                  ///< Size
     std::optional<std::int64_t> GuardParams::*limit = nullptr;  ///< OptionalSize
     std::vector<std::string> GuardParams::*patterns = nullptr;  ///< Patterns
+    /// OptionalSize: a word it takes besides a size ("forecast"), and the flag that word sets.
+    std::string_view word = {};
+    bool GuardParams::*wordFlag = nullptr;
+    std::optional<double> GuardParams::*optional = nullptr;               ///< OptionalPercent, OptionalDuration
+    std::optional<PressureLimit> GuardParams::*percentFor = nullptr;      ///< PercentFor
+    /// Needs the kernel's memory pressure (PSI): said at start where there is none.
+    bool needsPressure = false;
 };
 
 /// Every threshold a user sets, in the order the CLI's help and the panel show them.
@@ -55,7 +65,8 @@ std::span<const GuardOption> guardOptions();
 const GuardOption* findGuardOption(std::string_view key);
 
 /// The value as text that setGuardValue() takes back exactly: "40", "8G", "3584M", "1m",
-/// "250ms", "" for an unset limit, patterns one per line.
+/// "250ms", "60/10s", "" for an unset limit, the row's word when its flag is set, patterns one
+/// per line.
 std::string guardValueText(const GuardParams& params, const GuardOption& option);
 /// Parses `text` into `params` (ranges are validate()'s). SettingError("--swap-budget: not a
 /// size: '8X' ...") for text that is not a value of the option's kind; for patterns, blank lines

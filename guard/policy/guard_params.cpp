@@ -1,9 +1,11 @@
 #include "guard/policy/guard_params.h"
 
+#include <limits>
+
 #include <cmath>
 
-#include "engine/base/error.h"
-#include "engine/base/units.h"
+#include "guard/base/error.h"
+#include "guard/base/units.h"
 #include "guard/policy/busy_patterns.h"
 
 namespace stageload {
@@ -30,6 +32,15 @@ void validate(const GuardParams& p) {
     if (p.swapLimit && *p.swapLimit < 0)
         throw SettingError("swapLimit", "--swap-limit", "out of range, must not be negative");
     if (p.need && *p.need < 0) throw SettingError("need", "--need", "out of range, must not be negative");
+    if (p.pressureWait) percent(*p.pressureWait, "pressureWait", "--pressure-wait");
+    if (p.pressureKill) {
+        percent(p.pressureKill->percent, "pressureKill", "--pressure-kill");
+        if (!(p.pressureKill->seconds > 0.0) || !std::isfinite(p.pressureKill->seconds))
+            throw SettingError("pressureKill", "--pressure-kill",
+                               "needs how long the pressure must last, e.g. 60/10s");
+    }
+    if (p.stallKill && (!(*p.stallKill > 0.0) || !std::isfinite(*p.stallKill)))
+        throw SettingError("stallKill", "--stall-kill", "a zero stall time is refused, use e.g. 10m");
     nonNegative(p.quietFor, "quietFor", "--quiet-for");
     nonNegative(p.startTimeout, "startTimeout", "--start-timeout");
     nonNegative(p.stopGrace, "stopGrace", "stop grace");
@@ -50,6 +61,20 @@ std::string guardWarning(const GuardParams& p) {
                formatNumber(p.waitFree) + " %): a run that starts with less than " + formatNumber(p.killFree) +
                " % free is stopped at once; keep it below the start level";
     return {};
+}
+
+GuardParams guardOff(GuardParams p) {
+    p.waitFree = 0;
+    p.killFree = 0;
+    p.swapBudget = std::numeric_limits<std::int64_t>::max() / 2;
+    p.swapLimit.reset();
+    p.need.reset();
+    p.needForecast = false;
+    p.pressureWait.reset();
+    p.pressureKill.reset();
+    p.stallKill.reset();
+    p.busy.clear();
+    return p;
 }
 
 }  // namespace stageload

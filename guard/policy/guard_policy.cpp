@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "engine/base/units.h"
+#include "guard/base/units.h"
 
 namespace stageload {
 namespace {
@@ -55,11 +55,13 @@ std::string GuardPolicy::describe(const SystemMemory& m) {
 }
 
 GuardDecision GuardPolicy::decide(GuardAction action, std::string key, std::string reason,
-                                  const GuardReadings& r) {
+                                  const GuardReadings& r, GuardStop stop) {
     GuardDecision d;
     d.action = action;
+    d.stop = stop;
     d.reason = std::move(reason);
-    d.readings = describe(r.memory);
+    d.readings = describe(r.memory) +
+                 (r.pressure ? ", memory pressure " + formatPercent(r.pressure->fullAvg10) : std::string());
     d.changed = first_ || key != lastKey_;
     first_ = false;
     lastKey_ = std::move(key);
@@ -87,6 +89,9 @@ GuardDecision GuardPolicy::admit(const GuardReadings& r) {
         add("swap", "swap used " + formatBytes(m.swapUsed()) + " + budget " +
                         formatBytes(params_.swapBudget) + " > --swap-limit " +
                         formatBytes(*params_.swapLimit));
+    if (params_.pressureWait && r.pressure && r.pressure->fullAvg10 > *params_.pressureWait)
+        add("pressure", "memory pressure " + formatPercent(r.pressure->fullAvg10) + " > --pressure-wait " +
+                            formatPercent(*params_.pressureWait));
     if (!busy_.empty()) {
         std::vector<const ProcessInfo*> busyNow;
         std::set<std::size_t> patterns;  // the reason's kind: which patterns, not which pids
@@ -130,6 +135,45 @@ void GuardPolicy::started(const GuardReadings& r) {
     since_ = r.t;
     swapAtStart_ = r.memory.swapUsed();
     lowSamples_ = 0;
+    pressureSince_ = -1.0;
+    lastActive_ = r.t;
+    lastCpu_ = r.groupCpu;
+    lastCpuT_ = r.t;
+}
+
+std::optional<GuardDecision> GuardPolicy::checkPressure(const GuardReadings& r) {
+    if (!params_.pressureKill || !r.pressure) return std::nullopt;
+    const PressureLimit& limit = *params_.pressureKill;
+    if (r.pressure->fullAvg10 <= limit.percent) {
+        pressureSince_ = -1.0;
+        return std::nullopt;
+    }
+    if (pressureSince_ < 0) pressureSince_ = r.t;
+    const std::string above = "memory pressure " + formatPercent(r.pressure->fullAvg10) + " > --pressure-kill " +
+                              formatPercent(limit.percent);
+    if (r.t - pressureSince_ < limit.seconds)
+        return decide(GuardAction::Continue, "pressure",
+                      above + " for " + formatDuration(r.t - pressureSince_) + " (stops at " +
+                          formatDuration(limit.seconds) + ")",
+                      r);
+    state_ = GuardState::Stopped;
+    return decide(GuardAction::Stop, "stop-pressure", above + " for " + formatDuration(r.t - pressureSince_), r,
+                  GuardStop::Pressure);
+}
+
+std::optional<GuardDecision> GuardPolicy::checkStall(const GuardReadings& r) {
+    if (!params_.stallKill || !r.groupCpu) return std::nullopt;
+    if (r.printed) lastActive_ = r.t;
+    if (!lastCpu_ || *r.groupCpu - *lastCpu_ >= kStallCpuShare * (r.t - lastCpuT_)) lastActive_ = r.t;
+    lastCpu_ = r.groupCpu;
+    lastCpuT_ = r.t;
+    if (r.t - lastActive_ < *params_.stallKill) return std::nullopt;
+    state_ = GuardState::Stopped;
+    return decide(GuardAction::Stop, "stop-stall",
+                  "stalled: the group used under " + formatPercent(100.0 * kStallCpuShare) +
+                      " of a core and printed nothing for " + formatDuration(r.t - lastActive_) +
+                      " (--stall-kill " + formatDuration(*params_.stallKill) + ")",
+                  r, GuardStop::Stalled);
 }
 
 GuardDecision GuardPolicy::check(const GuardReadings& r) {
@@ -140,15 +184,18 @@ GuardDecision GuardPolicy::check(const GuardReadings& r) {
         return decide(GuardAction::Stop, "stop-swap",
                       "swap used " + formatBytes(swap) + " > " + formatBytes(swapAtStart_) +
                           " at start + --swap-budget " + formatBytes(params_.swapBudget),
-                      r);
+                      r, GuardStop::Budget);
     }
     if (params_.swapLimit && swap > *params_.swapLimit) {
         state_ = GuardState::Stopped;
         return decide(
             GuardAction::Stop, "stop-limit",
             "swap used " + formatBytes(swap) + " > --swap-limit " + formatBytes(*params_.swapLimit),
-            r);
+            r, GuardStop::Budget);
     }
+    const auto pressure = checkPressure(r);
+    if (pressure && pressure->action == GuardAction::Stop) return *pressure;
+    if (auto stall = checkStall(r)) return *stall;
     if (m.availablePercent() < params_.killFree) {
         ++lowSamples_;
         if (lowSamples_ >= 2) {
@@ -157,7 +204,7 @@ GuardDecision GuardPolicy::check(const GuardReadings& r) {
                           "available " + formatPercent(m.availablePercent()) + " < --kill-free " +
                               formatPercent(params_.killFree) + " for " + std::to_string(lowSamples_) +
                               " readings in a row",
-                          r);
+                          r, GuardStop::Budget);
         }
         return decide(GuardAction::Continue, "low",
                       "available " + formatPercent(m.availablePercent()) + " < --kill-free " +
@@ -165,6 +212,7 @@ GuardDecision GuardPolicy::check(const GuardReadings& r) {
                       r);
     }
     lowSamples_ = 0;
+    if (pressure) return *pressure;  // above --pressure-kill, not for long enough yet
     return decide(GuardAction::Continue, "ok", "within budget", r);
 }
 

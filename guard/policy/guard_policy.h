@@ -17,17 +17,23 @@
 // matching a busy pattern seen for quiet-for (counted from the first reading: the guard cannot
 // vouch for time it did not watch; excluded pids - the guard and its ancestors - never count).
 // Budget: stop when swap used > swap at start + budget, or > swap-limit, or available <
-// kill-free for two readings in a row.
+// kill-free for two readings in a row. With --pressure-wait, admission also needs memory pressure
+// at most that; with --pressure-kill, a run stops once pressure has stayed above it for its
+// duration; with --stall-kill, once its group used under kStallCpuShare of a core and printed
+// nothing for that long. Where the kernel reports no pressure, the pressure options hold no run
+// back and stop none (the runner says so at start).
 // The constructor throws UsageError (see validate()); the rest throws nothing. Not thread-safe:
 // one owner calls it (the app guards it with its own mutex).
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include <sys/types.h>
 
+#include "guard/memory/pressure.h"
 #include "guard/memory/system_memory.h"
 #include "guard/policy/busy_patterns.h"
 #include "guard/policy/guard_params.h"
@@ -39,10 +45,21 @@ struct GuardReadings {
     double t = 0.0;  ///< seconds since the guard started (monotonic)
     SystemMemory memory;
     std::vector<ProcessInfo> processes;  ///< only read when the policy has busy patterns
+    /// The machine's memory pressure; read only when the policy needsPressure() (nullopt: the
+    /// kernel reports none).
+    std::optional<MemoryPressure> pressure;
+    /// CPU seconds the run's group has used so far (nullopt: unknown, and --stall-kill stops
+    /// nothing: an in-process run, a system without CPU times).
+    std::optional<double> groupCpu;
+    /// The run printed something since the previous reading (where its output is seen).
+    bool printed = false;
 };
 
 enum class GuardState { Waiting, Running, Stopped, GaveUp };
 enum class GuardAction { Wait, Start, GiveUp, Continue, Stop };
+/// Why the guard stopped a run: a memory or swap budget, the machine's memory pressure, or the
+/// run itself stalled.
+enum class GuardStop { None, Budget, Pressure, Stalled };
 
 const char* toString(GuardState s);
 const char* toString(GuardAction a);
@@ -52,6 +69,7 @@ struct GuardDecision {
     std::string reason;    ///< why, e.g. "available 32.0% < --wait-free 40%"
     std::string readings;  ///< the readings behind it, e.g. "available 7.70 GiB of 24.00 GiB ..."
     bool changed = false;  ///< the kind of reason differs from the previous decision: log it
+    GuardStop stop = GuardStop::None;  ///< with Stop: why
 };
 
 class GuardPolicy {
@@ -66,6 +84,7 @@ public:
     GuardDecision check(const GuardReadings& r);
 
     bool needsProcesses() const { return !busy_.empty(); }
+    bool needsPressure() const { return params_.pressureWait || params_.pressureKill; }
     const GuardParams& params() const { return params_; }
     GuardState state() const { return state_; }
     const std::string& reason() const { return reason_; }  ///< the latest decision's reason
@@ -77,7 +96,10 @@ public:
 
 private:
     GuardDecision decide(GuardAction action, std::string key, std::string reason,
-                         const GuardReadings& r);
+                         const GuardReadings& r, GuardStop stop = GuardStop::None);
+    /// While running: the pressure or stall stop due at `r`, if any.
+    std::optional<GuardDecision> checkPressure(const GuardReadings& r);
+    std::optional<GuardDecision> checkStall(const GuardReadings& r);
 
     GuardParams params_;
     BusyPatterns busy_;
@@ -90,6 +112,10 @@ private:
     double lastBusy_ = 0.0;
     std::int64_t swapAtStart_ = 0;
     int lowSamples_ = 0;
+    double pressureSince_ = -1.0;   ///< t pressure went above --pressure-kill (-1: it is not)
+    double lastActive_ = 0.0;       ///< t the run last used CPU or printed
+    std::optional<double> lastCpu_; ///< groupCpu at the previous reading
+    double lastCpuT_ = 0.0;
 };
 
 }  // namespace stageload

@@ -24,7 +24,7 @@
 
 #include <sys/types.h>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "guard/process/process_list.h"
 
 namespace stageload {

@@ -1,5 +1,6 @@
 #include "guard/process/process_list.h"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 
@@ -12,8 +13,8 @@
 
 #include <dirent.h>
 
-#include "engine/base/error.h"
-#include "engine/base/small_file.h"
+#include "guard/base/error.h"
+#include "guard/base/small_file.h"
 #endif
 
 namespace stageload {
@@ -49,10 +50,15 @@ std::optional<ProcessInfo> parseProcStat(std::string_view text) {
     if (!readInt(rest, ppid) || !readInt(rest, pgid)) return std::nullopt;
     p.ppid = static_cast<pid_t>(ppid);
     p.pgid = static_cast<pid_t>(pgid);
-    // Fields 6 to 21 (session ... itrealvalue), then 22: starttime.
-    long field = 0;
+    // Fields 6 to 21 (session ... itrealvalue; 14 to 17: utime, stime, cutime, cstime), then 22:
+    // starttime.
+    long field = 0, cpu = 0;
     int n = 6;
-    while (n <= 21 && readInt(rest, field)) ++n;
+    while (n <= 21 && readInt(rest, field)) {
+        if (n >= 14 && n <= 17) cpu += field;
+        ++n;
+    }
+    if (n > 17) p.cpuTicks = cpu;
     long start = 0;
     if (n == 22 && readInt(rest, start)) p.startTicks = start;
     return p;
@@ -125,6 +131,21 @@ std::vector<pid_t> liveGroupMembers(const std::vector<ProcessInfo>& processes, p
     for (const auto& p : processes)
         if (p.pgid == pgid && p.state != 'Z' && p.state != 'X') out.push_back(p.pid);
     return out;
+}
+
+std::optional<double> groupCpuSeconds(const std::vector<ProcessInfo>& processes, pid_t pgid,
+                                      const std::vector<pid_t>& others) {
+    long long ticks = 0;
+    bool known = false;
+    for (const auto& p : processes) {
+        if (p.pgid != pgid && std::find(others.begin(), others.end(), p.pid) == others.end()) continue;
+        if (p.cpuTicks < 0) continue;
+        ticks += p.cpuTicks;
+        known = true;
+    }
+    if (!known) return std::nullopt;
+    static const long perSecond = sysconf(_SC_CLK_TCK);
+    return static_cast<double>(ticks) / static_cast<double>(perSecond > 0 ? perSecond : 100);
 }
 
 }  // namespace stageload

@@ -28,6 +28,9 @@ struct ProcessInfo {
     std::string comm;     ///< short name
     std::string cmdline;  ///< arguments joined by spaces; "[comm]" when the kernel gives none
     long long startTicks = -1;  ///< start time, clock ticks after boot (-1: not in the text)
+    /// CPU time it used and that of its children it waited for (utime + stime + cutime +
+    /// cstime), clock ticks (-1: not in the text; macOS).
+    long long cpuTicks = -1;
 };
 
 /// Parses "/proc/<pid>/stat" text ("123 (my prog) S 1 123 ..."); comm may hold spaces and ')'.
@@ -47,6 +50,10 @@ std::vector<ProcessInfo> listProcesses(bool withCmdline = true);
 /// This process and all its ancestors up to pid 1 (found through `processes`).
 std::set<pid_t> selfAndAncestors(const std::vector<ProcessInfo>& processes);
 
+/// CPU seconds used so far by the processes of group `pgid` and by `others` (descendants that
+/// left it), each with the children it waited for; nullopt where the list has no CPU times.
+std::optional<double> groupCpuSeconds(const std::vector<ProcessInfo>& processes, pid_t pgid,
+                                      const std::vector<pid_t>& others = {});
 /// Pids of the processes in group `pgid` that have not exited (zombies excluded).
 std::vector<pid_t> liveGroupMembers(const std::vector<ProcessInfo>& processes, pid_t pgid);
 

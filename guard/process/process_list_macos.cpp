@@ -8,7 +8,7 @@
 
 #include <sys/sysctl.h>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 
 namespace stageload {
 namespace {

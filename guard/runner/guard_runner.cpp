@@ -8,15 +8,28 @@
 
 #include <spdlog/spdlog.h>
 
-#include "engine/base/utc.h"
+#include "guard/base/utc.h"
+#include "guard/memory/pressure.h"
 #include "guard/memory/readers.h"
+#include "guard/policy/guard_options.h"
 #include "guard/meter/meter.h"
 #include "guard/process/group_command.h"
 #include "guard/process/signal_block.h"
 #include "guard/process/terminal_handover.h"
+#include "guard/runner/admission.h"
 #include "guard/trace/summary.h"
 
 namespace stageload {
+
+int exitCodeOf(GuardStop why) {
+    switch (why) {
+        case GuardStop::Pressure: return kExitMemoryPressure;
+        case GuardStop::Stalled: return kExitStalled;
+        case GuardStop::None:
+        case GuardStop::Budget: break;
+    }
+    return kExitStoppedByGuard;
+}
 
 std::string GuardLogEntry::line() const {
     return utc + " guard: " + what + ": " + message +
@@ -26,6 +39,7 @@ std::string GuardLogEntry::line() const {
 Guard::Guard(GuardParams params, GuardEnv env)
     : params_(std::move(params)), env_(std::move(env)), policy_(params_, {}) {
     if (!env_.memory) env_.memory = [] { return readSystemMemory(); };
+    if (!env_.pressure) env_.pressure = [] { return readMemoryPressure(); };
     if (!env_.processes) env_.processes = [] { return listProcesses(); };
     if (!env_.now)
         env_.now = [] {
@@ -53,7 +67,20 @@ GuardReadings Guard::read() {
     r.t = env_.now() - t0_;
     r.memory = env_.memory();
     if (policy_.needsProcesses()) r.processes = env_.processes();
+    if (policy_.needsPressure()) r.pressure = env_.pressure();
+    r.groupCpu = groupCpu_;
+    r.printed = printed_;
+    printed_ = false;
     return r;
+}
+
+void Guard::warnUnsupported() {
+    if (!policy_.needsPressure() || env_.pressure()) return;
+    std::string flags;
+    for (const auto& o : guardOptions())
+        if (o.needsPressure && guardValueText(params_, o) != guardValueText(GuardParams{}, o))
+            flags += (flags.empty() ? "" : " and ") + std::string(o.flag);
+    log("warn", flags + " cannot work here: " + kNoPressureText, "");
 }
 
 int Guard::run(const std::vector<std::string>& argv) {
@@ -77,47 +104,37 @@ int Guard::run(const std::vector<std::string>& argv) {
     };
     t0_ = env_.now();
     policy_ = GuardPolicy(params_, selfAndAncestors(listProcesses(false)));
+    groupCpu_.reset();
+    printed_ = false;
+    warnUnsupported();
 
     // --- admission -------------------------------------------------------------------------
-    for (;;) {
-        GuardReadings r;
-        try {
-            r = read();
-        } catch (const Error& e) {
-            log("error", e.what(), "");
-            return 1;
-        }
-        const GuardDecision d = policy_.admit(r);
-        if (d.action == GuardAction::Start) {
-            log("start", "room to start '" + argv[0] + "'", d.readings);
-            policy_.started(r);
+    AdmissionLoop loop;
+    loop.read = [&] { return read(); };
+    loop.sleep = sleep;
+    if (hooks.cancelled) loop.cancelled = cancelled;
+    loop.tick = hooks.tickInterval;
+    loop.onDecision = [&](const GuardDecision& d, const GuardReadings&) {
+        if (d.action == GuardAction::Wait && d.changed) log("wait", d.reason, d.readings);
+    };
+    const AdmissionResult admission = awaitAdmission(policy_, loop);
+    switch (admission.end) {
+        case Admission::Start:
+            log("start", "room to start '" + argv[0] + "'", admission.decision.readings);
             break;
-        }
-        if (d.action == GuardAction::GiveUp) {
-            log("give up", d.reason, d.readings);
+        case Admission::GiveUp:
+            log("give up", admission.decision.reason, admission.decision.readings);
             return kExitNoRoom;
-        }
-        if (d.changed) log("wait", d.reason, d.readings);
-        const double remaining = params_.startTimeout - r.t;
-        double waited = 0.0;
-        const double wait = std::min(params_.poll, std::max(remaining, 0.0));
-        int sig = 0;
-        do {
-            if (cancelled()) {
-                log("exit", "cancelled while waiting; the command never started", "");
-                return kExitCancelled;
-            }
-            const double s = step(wait - waited);
-            sig = sleep(s);
-            waited += s;
-        } while (sig == 0 && waited < wait);
-        if (SignalBlock::isTermination(sig)) {
+        case Admission::Cancelled:
+            log("exit", "cancelled while waiting; the command never started", "");
+            return kExitCancelled;
+        case Admission::Signal:
             log("signal",
-                std::string("got signal ") + std::to_string(sig) +
-                    " while waiting; the command never started",
-                "");
-            return 128 + sig;
-        }
+                "got signal " + std::to_string(admission.signal) + " while waiting; the command never started", "");
+            return 128 + admission.signal;
+        case Admission::ReadError:
+            log("error", admission.error, "");
+            return 1;
     }
 
     // --- run ---------------------------------------------------------------------------------
@@ -196,13 +213,16 @@ int Guard::run(const std::vector<std::string>& argv) {
         }
         if (env_.now() >= nextTrack) {
             try {
-                cmd->track(listProcesses(false));
+                const auto processes = listProcesses(false);
+                cmd->track(processes);
+                groupCpu_ = groupCpuSeconds(processes, cmd->pgid(), cmd->escaped());
             } catch (const Error&) {
             }
             nextTrack = env_.now() + kTrackInterval;
         }
         if (hooks.tick && env_.now() >= nextTick) {
             tick();
+            if (hooks.printed && hooks.printed()) printed_ = true;
             nextTick = env_.now() + hooks.tickInterval;
         }
         if (cancelled()) {
@@ -227,7 +247,8 @@ int Guard::run(const std::vector<std::string>& argv) {
                 log("stop", "stopping group " + std::to_string(cmd->pgid()) + ": " + d.reason,
                     d.readings);
                 stopGroup();
-                return finish(kExitStoppedByGuard, "exit", "stopped by the guard (exit 3)", "");
+                const int code = exitCodeOf(d.stop);
+                return finish(code, "exit", "stopped by the guard (exit " + std::to_string(code) + ")", "");
             }
             if (d.changed)
                 log(d.reason == "within budget" ? "running" : "warn", d.reason, d.readings);

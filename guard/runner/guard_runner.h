@@ -8,8 +8,8 @@
 //   guard.onLog = [](const stageload::GuardLogEntry& e) { fprintf(stderr, "%s\n",
 //   e.line().c_str()); }; int code = guard.run({"python3", "generate.py"});
 //
-// Exit codes: 3 stopped by the guard, 4 no room within --start-timeout, 127 the command could not
-// start, 128+N the guard got signal N (it stops the command first), 130 cancelled through
+// Exit codes: 3 stopped by the guard (a memory or swap budget), 4 no room within --start-timeout,
+// 5 stalled (--stall-kill), 6 memory pressure (--pressure-kill), 127 the command could not start, 128+N the guard got signal N (it stops the command first), 130 cancelled through
 // hooks.cancelled, else the command's own code (128+N when signal N ended it).
 // The OS boundary is injectable (GuardEnv: memory, process list, clock, sleep) for tests; the
 // default reads /proc and sleeps on sigtimedwait. run() blocks SIGTERM/SIGINT/SIGHUP/SIGQUIT/
@@ -19,6 +19,7 @@
 // cannot be created.
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,12 @@ namespace stageload {
 
 inline constexpr int kExitStoppedByGuard = 3;
 inline constexpr int kExitNoRoom = 4;
+inline constexpr int kExitStalled = 5;          ///< --stall-kill: the command hung
+inline constexpr int kExitMemoryPressure = 6;   ///< --pressure-kill: the machine thrashed
+
+/// The exit code of a run the guard stopped for `why`: 3 (a memory or swap budget), 6 (memory
+/// pressure), 5 (stalled).
+int exitCodeOf(GuardStop why);
 inline constexpr int kExitCannotStart = 127;
 
 /// The guard's view of the machine. Empty members fall back to the real thing.
@@ -45,6 +52,8 @@ struct GuardEnv {
     /// Waits up to `seconds`; returns a signal number that arrived (0 if none). The default
     /// waits on the guard's blocked signals.
     std::function<int(double)> sleep;
+    /// The machine's memory pressure (default: readMemoryPressure()).
+    std::function<std::optional<MemoryPressure>()> pressure;
 };
 
 class GroupCommand;
@@ -72,6 +81,9 @@ struct GuardHooks {
     nlohmann::json traceMeta = nlohmann::json::object();
     /// True: stop (waiting: give up; running: stop the group) and return kExitCancelled.
     std::function<bool()> cancelled;
+    /// True when the command printed something since the previous call (its output is read by
+    /// tick): printing counts as activity for --stall-kill.
+    std::function<bool()> printed;
 };
 
 inline constexpr int kExitCancelled = 130;
@@ -103,12 +115,16 @@ public:
 private:
     void log(const std::string& what, const std::string& message, const std::string& readings);
     GuardReadings read();
+    /// Says at start what an option cannot do here (pressure options without PSI).
+    void warnUnsupported();
 
     GuardParams params_;
     GuardEnv env_;
     GuardPolicy policy_;
     double t0_ = 0.0;
     std::string traceProblem_;
+    std::optional<double> groupCpu_;  ///< the running command's, at the latest track
+    bool printed_ = false;            ///< printed since the latest reading
 };
 
 }  // namespace stageload

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "engine/base/units.h"
+#include "guard/base/units.h"
 
 namespace stageload {
 

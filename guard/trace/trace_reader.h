@@ -19,8 +19,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/base/error.h"
-#include "engine/base/event.h"
+#include "guard/base/error.h"
+#include "guard/base/event.h"
 #include "guard/memory/readers.h"
 
 namespace stageload {

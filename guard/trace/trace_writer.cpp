@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "engine/base/error.h"
-#include "engine/base/utc.h"
+#include "guard/base/error.h"
+#include "guard/base/utc.h"
 
 namespace stageload {
 namespace {

@@ -25,7 +25,7 @@
 #include <set>
 #include <string>
 
-#include "engine/base/event.h"
+#include "guard/base/event.h"
 #include "guard/memory/readers.h"
 
 namespace stageload {

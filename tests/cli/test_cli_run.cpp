@@ -1,6 +1,9 @@
 // `stageload run` as users and scripts meet it: every sample becomes a .glb that the Khronos
 // glTF validator passes with no errors and no warnings and that Blender imports as one textured
 // mesh of the right height; the trace has every stage; bad input gets its documented exit code.
+#include <csignal>
+
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -135,6 +138,35 @@ private slots:
         QCOMPARE(QDir(tmp.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
     }
 
+    // Ctrl+C in the middle of a run: exit 130, no mesh, and the trace says where and why it
+    // stopped with the mark the app's cancelled runs write too (test_generate_job's
+    // cancelStopsTheRunFreesMemoryAndLeavesNoThread): both front ends run the one character job.
+    void anInterruptedRunMarksWhereItStopped() {
+        const QString trace = dir_.path() + "/interrupted.trace.jsonl";
+        const QString mesh = dir_.path() + "/interrupted.glb";
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(kExe, {"run", kSamples + "/lantern_alpha.png", "-o", mesh, "--texture-size", "4096", "--trace", trace});
+        QVERIFY(p.waitForStarted());
+        QString output;
+        QElapsedTimer clock;
+        clock.start();
+        while (!output.contains("] texture...") && p.state() == QProcess::Running && clock.elapsed() < 120000) {
+            p.waitForReadyRead(200);
+            output += QString::fromUtf8(p.readAll());
+        }
+        QVERIFY2(output.contains("] texture..."), qPrintable(output));
+        QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
+        QVERIFY(p.waitForFinished(60000));
+        output += QString::fromUtf8(p.readAll());
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 130, qPrintable(output));
+        QVERIFY2(output.contains("stageload: error: ") && output.contains("ancel"), qPrintable(output));
+        QVERIFY(!QFile::exists(mesh));
+        const auto summary = stageload({"summary", trace});
+        QVERIFY2(summary.code == 0 && summary.out.contains("ran to:        texture (cancelled)"),
+                 qPrintable(summary.out + summary.err));
+    }
+
     void probeShowsEveryPhase() {
         const auto weights = qEnvironmentVariable("STAGELOAD_WEIGHTS_DIR") + "/u2netp.safetensors";
         const auto r = stageload({"probe", weights});
@@ -171,7 +203,7 @@ private slots:
         QTest::newRow("not a picture") << STAGELOAD_SOURCE_DIR "/README.md" << d + "/a.glb" << QStringList() << 65 << "not a picture";
         QTest::newRow("no subject") << d + "/blank.png" << d + "/a.glb" << QStringList() << 65 << "no subject found";
         QTest::newRow("output folder missing") << kSamples + "/knight_alpha.png" << d + "/none/a.glb" << QStringList() << 73 << "does not exist";
-        QTest::newRow("output type") << kSamples + "/knight_alpha.png" << d + "/a.fbx" << QStringList() << 2 << ".glb or .obj";
+        QTest::newRow("output type") << kSamples + "/knight_alpha.png" << d + "/a.fbx" << QStringList() << 2 << ".glb, .obj or .ply";
         QTest::newRow("texture size") << kSamples + "/knight_alpha.png" << d + "/a.glb" << QStringList{"--texture-size", "100"} << 2 << "texture-size";
         QTest::newRow("triangles") << kSamples + "/knight_alpha.png" << d + "/a.glb" << QStringList{"--triangles", "5"} << 2 << "triangles";
         QTest::newRow("device") << kSamples + "/knight_alpha.png" << d + "/a.glb" << QStringList{"--device", "mps"} << 2 << "macOS";

@@ -19,6 +19,7 @@
 #include "engine/api/failure.h"
 #include "engine/media/image.h"
 #include "engine/media/mesh_files.h"
+#include "engine/pipelines/character/character_job.h"
 #include "engine/pipelines/character/character_run.h"
 #include "engine/pipelines/character/outline_closure.h"
 #include "engine/pipelines/character/subject.h"
@@ -392,6 +393,62 @@ private slots:
         QVERIFY(std::filesystem::exists(d / "lantern.png"));
     }
 
+    // .ply is a format of the table like the others: the run writes it and its texture.
+    void plyOnRequest() {
+        QTemporaryDir dir;
+        const std::filesystem::path d = dir.path().toStdString();
+        const auto r = runCharacter(quick(kSamples / "lantern_alpha.png", d / "lantern.ply"));
+        QCOMPARE(r.files.size(), std::size_t(2));
+        const auto back = readMeshFile(d / "lantern.ply");
+        QCOMPARE(back.triangleCount(), r.mesh.triangleCount());
+        QCOMPARE(back.texture.width, r.mesh.texture.width);
+        QVERIFY(checkMesh(back.positions, back.indices).closedManifold());
+    }
+
+    // The guarded run's child gets its job as one JSON form made from the settings table: every
+    // setting, path and the meta come back as they were; what is not a job is refused by name.
+    void aJobRoundTripsThroughItsJson() {
+        CharacterJobParams p;
+        p.run.input = "hero.png";
+        p.run.output = "out/hero.ply";
+        p.run.weightsDir = "w";
+        p.trace = "t.jsonl";
+        p.cutout = "c.png";
+        p.sampleInterval = 0.2;
+        p.meta = {{"tool", "test"}};
+        p.run.mode = LoadMode::Eager;
+        p.run.seed = 77;
+        p.run.textureSize = 4096;
+        p.run.thickness = 1.25;
+        p.run.remover = RemoverChoice::Classical;
+        p.run.threads = 3;
+        const auto back = characterJobFromJson(nlohmann::json::parse(characterJobJson(p).dump()));
+        for (const auto& f : runFields())
+            QCOMPARE(settingText(back.run, f.field), settingText(p.run, f.field));
+        QCOMPARE(back.run.input, p.run.input);
+        QCOMPARE(back.run.output, p.run.output);
+        QCOMPARE(back.run.weightsDir, p.run.weightsDir);
+        QCOMPARE(back.trace, p.trace);
+        QCOMPARE(back.cutout, p.cutout);
+        QCOMPARE(back.sampleInterval, p.sampleInterval);
+        QCOMPARE(back.meta, p.meta);
+
+        const auto refused = [](const std::string& text) -> QString {
+            try {
+                characterJobFromJson(nlohmann::json::parse(text));
+            } catch (const UsageError& e) {
+                return e.what();
+            }
+            return {};
+        };
+        QVERIFY(refused(R"({"output":"a.glb"})").contains("\"input\""));
+        QVERIFY(refused(R"({"input":"a.png","output":"a.glb","colour":1})").contains("\"colour\""));
+        QVERIFY(refused(R"({"input":"a.png","output":"a.glb","settings":{"seeds":"1"}})").contains("\"seeds\""));
+        QVERIFY(refused(R"({"input":"a.png","output":"a.glb","settings":{"seed":"one"}})").contains("seed"));
+        QVERIFY(refused(R"({"input":"a.png","output":"a.glb","settings":{"textureSize":"999"}})").contains("exture"));
+        QVERIFY(refused("[1]").contains("object"));
+    }
+
     void badInputIsAnsweredClearly() {
         QTemporaryDir dir;
         const std::filesystem::path d = dir.path().toStdString();
@@ -420,7 +477,7 @@ private slots:
         expectError(d / "blank.png", d / "a.glb", "no subject found");
         // Outputs that cannot be written: said before any work.
         expectError(kSamples / "knight_alpha.png", d / "no-such-folder" / "a.glb", "does not exist");
-        expectError(kSamples / "knight_alpha.png", d / "a.fbx", "must end in .glb or .obj");
+        expectError(kSamples / "knight_alpha.png", d / "a.fbx", "must end in .glb, .obj or .ply");
         QDir().mkdir(dir.path() + "/locked");
         QFile::setPermissions(dir.path() + "/locked", QFileDevice::ReadOwner | QFileDevice::ExeOwner);
         if (::geteuid() != 0)  // root writes anywhere; the message is tested above either way

@@ -269,30 +269,6 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(PlanError, m->add("a", built));
     }
 
-    // replace() once released the old instance without keeping what the new one shares: the
-    // module put back, or one built on the old weights, was left empty.
-    void replacingKeepsWhatTheNewModuleShares() {
-        Fixture f;
-        auto m = f.make();
-        auto built = std::make_shared<Blob>(8);
-        const auto values = built->weight.clone();
-        m->add("p", built);
-        m->replace("p", built);  // put back as it was
-        QCOMPARE(built->weight.numel(), std::int64_t(8));
-        QVERIFY(torch::equal(m->get<Blob>("p")->weight, values));
-        QVERIFY(f.log.events(EventKind::Release).empty());
-
-        auto sharing = std::make_shared<Blob>(8);
-        {
-            torch::NoGradGuard noGrad;
-            sharing->weight.set_data(built->weight);  // the same storage
-        }
-        m->replace("p", sharing);
-        QCOMPARE(sharing->weight.numel(), std::int64_t(8));
-        QVERIFY(torch::equal(m->get<Blob>("p")->forward(torch::ones({1})), torch::ones({1}) * values.sum()));
-        QCOMPARE(f.log.events(EventKind::Release).back().nbytes, std::int64_t(0));  // nothing freed
-    }
-
     // Two models that share storage and leave together free it once, and say so once.
     void sharedStorageLeavingTogetherIsCountedOnce() {
         const auto shared = torch::randn({1024});
@@ -328,35 +304,6 @@ private slots:
         const auto load = f.log.events(EventKind::Load).at(0);
         QCOMPARE(load.stage, std::string());
         QCOMPARE(load.note, std::string());
-    }
-
-    void addReplaceRemovePop() {
-        Fixture f;
-        auto m = f.make();
-        auto d = std::make_shared<std::atomic<int>>(0);
-        m->add("d", countingLoader(d));
-        QCOMPARE(m->names().back(), std::string("d"));
-        QCOMPARE(d->load(), 0);
-
-        auto oldA = m->get("a");
-        auto a2 = std::make_shared<std::atomic<int>>(0);
-        m->replace("a", countingLoader(a2, 4));
-        QVERIFY(oldA.released());  // the old instance is released
-        QCOMPARE(m->get<Blob>("a")->weight.numel(), std::int64_t(4));
-        QCOMPARE(a2->load(), 1);
-
-        auto b = m->get("b");
-        m->remove("b");
-        QVERIFY(b.released());
-        QVERIFY(!m->contains("b"));
-        QVERIFY_THROWS_EXCEPTION(UnknownModelError, m->get("b"));
-        m->enter("two");  // stage still lists the removed name: ignored
-
-        auto popped = m->pop("c");  // built on demand and handed over alive
-        QVERIFY(popped);
-        QVERIFY(!m->contains("c"));
-        m->close();
-        QCOMPARE(std::dynamic_pointer_cast<Blob>(popped)->weight.numel(), std::int64_t(16));
     }
 
     void eagerBuildsUpFrontAndNeverReleases() {

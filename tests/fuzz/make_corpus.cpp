@@ -14,9 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/base/atomic_file.h"
-#include "engine/base/error.h"
+#include "guard/base/atomic_file.h"
+#include "guard/base/error.h"
 #include "engine/media/image.h"
+#include "engine/media/mesh_files.h"
 
 namespace {
 
@@ -142,6 +143,23 @@ void traces(const fs::path& dir) {
                                R"({"type":"error","t":0.3,"error":"no swap"})" + "\r\n");
 }
 
+void plyMeshes(const fs::path& dir) {
+    stageload::TexturedMesh tetra;
+    tetra.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    tetra.indices = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+    tetra.normals = stageload::smoothNormals(tetra.positions, tetra.indices);
+    tetra.uvs = {0, 0, 1, 0, 0, 1, 1, 1};
+    tetra.texture = pattern(2, 2, 3);
+    const auto written = stageload::writePly(tetra, dir / "tetra.ply");
+    fs::remove(written.at(1));  // the texture is not an input of the target
+    put(dir, "ascii.ply", std::string("ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\n"
+                                      "property float y\nproperty float z\nproperty uchar red\n"
+                                      "property float s\nproperty float t\nelement face 1\n"
+                                      "property list uchar int vertex_indices\nend_header\n"
+                                      "0 0 0 255 0 0\n1 0 0 0 1 0\n1 1 0 9 1 1\n0 1 0 7 0 1\n"
+                                      "4 0 1 2 3\n"));
+}
+
 void generatorDefs(const fs::path& dir, const fs::path& shipped) {
     fs::create_directories(dir);
     for (const auto& e : fs::recursive_directory_iterator(shipped))
@@ -164,6 +182,8 @@ int main(int argc, char** argv) {
     const fs::path out = argv[1];
     try {
         images(out / "fuzz_image");
+        fs::create_directories(out / "fuzz_mesh_ply");
+        plyMeshes(out / "fuzz_mesh_ply");
         weightHeaders(out / "fuzz_weights_header");
         traceLines(out / "fuzz_trace_line");
         traces(out / "fuzz_trace");

@@ -5,7 +5,7 @@
 
 #include <unistd.h>
 
-#include "engine/base/huge_page_malloc.h"
+#include "guard/base/huge_page_malloc.h"
 
 int main(int, char** argv) {
     const bool relaunched = stageload::relaunchWithHugePageMalloc(argv);

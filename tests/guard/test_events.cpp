@@ -1,6 +1,6 @@
 #include <QtTest>
 
-#include "engine/base/event.h"
+#include "guard/base/event.h"
 
 using namespace stageload;
 

@@ -10,7 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "engine/base/event.h"
+#include "guard/base/event.h"
 #include "guard/forecast/forecast.h"
 #include "guard/forecast/verdict.h"
 #include "guard/trace/summary.h"

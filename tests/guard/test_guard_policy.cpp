@@ -1,7 +1,7 @@
 // The guard's decisions with injected readings: no processes, no clock, no /proc.
 #include <QtTest>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "guard/policy/guard_options.h"
 #include "guard/policy/guard_policy.h"
 #include "tests/guard/guard_readings_support.h"
@@ -188,6 +188,86 @@ private slots:
         QVERIFY2(d.reason.find("--kill-free 10.0%") != std::string::npos, d.reason.c_str());
     }
 
+    // --pressure-wait holds a run back while the machine thrashes; where the kernel reports no
+    // pressure it holds nothing back.
+    void pressureWaitHoldsARunBackWhileTheMachineThrashes() {
+        GuardParams p;
+        p.pressureWait = 10;
+        GuardPolicy policy(p);
+        QVERIFY(policy.needsPressure());
+        auto r = readingsAt(0, 90);
+        r.pressure = MemoryPressure{30, 25};
+        auto d = policy.admit(r);
+        QVERIFY(d.action == GuardAction::Wait);
+        QVERIFY2(d.reason.find("memory pressure 25.0% > --pressure-wait 10.0%") != std::string::npos, d.reason.c_str());
+        QVERIFY2(d.readings.find("memory pressure 25.0%") != std::string::npos, d.readings.c_str());
+        r = readingsAt(5, 90);
+        r.pressure = MemoryPressure{12, 10};  // at the threshold: room
+        QVERIFY(policy.admit(r).action == GuardAction::Start);
+        GuardPolicy noPsi(p);
+        QVERIFY(noPsi.admit(readingsAt(0, 90)).action == GuardAction::Start);
+        QVERIFY(!GuardPolicy(GuardParams{}).needsPressure());
+    }
+
+    // --pressure-kill 60/10s stops a run once pressure has stayed above 60 % for 10 s, with its own
+    // kind of stop; a dip below resets the clock.
+    void pressureKillStopsAfterItsDuration() {
+        GuardParams p;
+        p.pressureKill = PressureLimit{60, 10};
+        GuardPolicy policy(p);
+        policy.started(readingsAt(0, 80));
+        const auto at = [](double t, double full) {
+            auto r = readingsAt(t, 80);
+            r.pressure = MemoryPressure{full, full};
+            return r;
+        };
+        auto d = policy.check(at(1, 70));
+        QVERIFY(d.action == GuardAction::Continue);
+        QVERIFY2(d.reason.find("stops at 10s") != std::string::npos, d.reason.c_str());
+        QVERIFY(policy.check(at(6, 65)).action == GuardAction::Continue);
+        QVERIFY(policy.check(at(8, 40)).action == GuardAction::Continue);  // below: the clock resets
+        QVERIFY(policy.check(at(12, 90)).action == GuardAction::Continue);
+        QVERIFY(policy.check(at(21, 90)).action == GuardAction::Continue);  // 9 s above
+        d = policy.check(at(22, 61));
+        QVERIFY(d.action == GuardAction::Stop);
+        QVERIFY(d.stop == GuardStop::Pressure);
+        QVERIFY2(d.reason.find("memory pressure 61.0% > --pressure-kill 60.0% for 10s") != std::string::npos,
+                 d.reason.c_str());
+        // A budget breach is its own kind.
+        GuardPolicy budget(GuardParams{});
+        budget.started(readingsAt(0, 80));
+        budget.check(readingsAt(5, 5));
+        QVERIFY(budget.check(readingsAt(10, 5)).stop == GuardStop::Budget);
+    }
+
+    // --stall-kill: a group that used under 1 % of a core and printed nothing for the duration
+    // stops as stalled; CPU use or output keeps it alive; without CPU times nothing is judged.
+    void stallKillStopsAHungRun() {
+        GuardParams p;
+        p.stallKill = 60;
+        const auto at = [](double t, std::optional<double> cpu, bool printed = false) {
+            auto r = readingsAt(t, 80);
+            r.groupCpu = cpu;
+            r.printed = printed;
+            return r;
+        };
+        GuardPolicy policy(p);
+        policy.started(at(0, 10.0));
+        QVERIFY(policy.check(at(30, 12.0)).action == GuardAction::Continue);   // busy: 2 s of CPU in 30 s
+        QVERIFY(policy.check(at(60, 12.1)).action == GuardAction::Continue);   // 0.1 s in 30 s: idle, 30 s
+        QVERIFY(policy.check(at(80, 12.1, true)).action == GuardAction::Continue);  // printed: alive
+        QVERIFY(policy.check(at(130, 12.2)).action == GuardAction::Continue);  // 0.1 s in 50 s: idle, 50 s
+        const auto d = policy.check(at(141, 12.2));
+        QVERIFY(d.action == GuardAction::Stop);
+        QVERIFY(d.stop == GuardStop::Stalled);
+        QVERIFY2(d.reason.find("stalled") != std::string::npos && d.reason.find("1m01s") != std::string::npos,
+                 d.reason.c_str());
+
+        GuardPolicy unknown(p);
+        unknown.started(at(0, std::nullopt));
+        QVERIFY(unknown.check(at(1000, std::nullopt)).action == GuardAction::Continue);
+    }
+
     // Every reason the policy gives, waiting, giving up and stopping, reads in the panel's words
     // once converted: its values kept, each flag replaced by its label.
     void reasonsReadInThePanelsWords() {
@@ -216,6 +296,31 @@ private slots:
             reasons.push_back(low.check(readingsAt(5, 9)).reason);
             reasons.push_back(low.check(readingsAt(10, 8)).reason);
         }
+        {
+            GuardParams p;
+            p.pressureWait = 10;
+            p.pressureKill = PressureLimit{60, 10};
+            p.stallKill = 60;
+            GuardPolicy policy(p);
+            auto r = readingsAt(0, 90);
+            r.pressure = MemoryPressure{30, 25};
+            reasons.push_back(policy.admit(r).reason);
+            r.pressure = MemoryPressure{0, 0};
+            r.groupCpu = 1.0;
+            policy.admit(r);
+            policy.started(r);
+            r.t = 20;
+            r.pressure = MemoryPressure{80, 80};
+            reasons.push_back(policy.check(r).reason);
+            r.t = 31;
+            reasons.push_back(policy.check(r).reason);
+            GuardPolicy stall(p);
+            r = readingsAt(0, 90);
+            r.groupCpu = 1.0;
+            stall.started(r);
+            r.t = 61;
+            reasons.push_back(stall.check(r).reason);
+        }
         std::string all;
         for (const auto& r : reasons) {
             const auto words = guardReasonInWords(r);
@@ -226,7 +331,8 @@ private slots:
              {"available 30.0% < 40.0% (Start when free)", "available 30.00 GiB < 40.00 GiB (Memory needed)",
               "> 16.00 GiB (Swap ceiling)", "quiet for 30s of 1m00s (Quiet for)", "no room within 1m00s (Give up after)",
               "at start + 8.00 GiB (Swap growth allowed)", "swap used 13.00 GiB > 12.00 GiB (Swap ceiling)",
-              "available 9.0% < 10.0% (Stop when free)"})
+              "available 9.0% < 10.0% (Stop when free)", "memory pressure 25.0% > 10.0% (Start when pressure)",
+              "memory pressure 80.0% > 60.0% (Stop when pressure) for 11s", "1m00s (Stop when stalled for)"})
             QVERIFY2(all.find(expected) != std::string::npos, (std::string(expected) + " not in:\n" + all).c_str());
         // A quoted command line is the process's own.
         QCOMPARE(guardReasonInWords("busy: pid 7 'ffmpeg --need 3G' and 1 more"),
@@ -255,6 +361,15 @@ private slots:
         p = {};
         p.killFree = -1;
         QVERIFY(message(p).find("out of range") != std::string::npos);
+        p = {};
+        p.pressureKill = PressureLimit{60, 0};
+        QVERIFY(message(p).find("how long") != std::string::npos);
+        p = {};
+        p.pressureWait = 101;
+        QVERIFY(message(p).find("out of range") != std::string::npos);
+        p = {};
+        p.stallKill = 0;
+        QVERIFY(message(p).find("zero stall") != std::string::npos);
     }
 };
 

@@ -1,5 +1,6 @@
 // The guard end to end: injected readers and clock for admission, real process groups for
 // stopping, exit codes and signals.
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -12,7 +13,7 @@
 
 #include <QtTest>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "guard/memory/readers.h"
 #include "guard/runner/guard_runner.h"
 #include "guard/trace/summary.h"
@@ -173,6 +174,57 @@ private slots:
         QCOMPARE(guard.run({"sh", "-c", "kill -KILL $$"}), 128 + SIGKILL);
         QCOMPARE(guard.run({"true"}), 0);
         QCOMPARE(log.back().what, std::string("exit"));
+    }
+
+    // A command that sleeps (no CPU, no output) is stopped as stalled, with exit 5; one that
+    // keeps a core busy for as long is not.
+    void aHungCommandIsStoppedAsStalled() {
+        GuardParams p;
+        p.waitFree = 0;
+        p.killFree = 0;
+        p.poll = 0.2;
+        p.stallKill = 1.5;
+        std::vector<GuardLogEntry> log;
+        Guard guard(p);
+        guard.onLog = [&](const GuardLogEntry& e) { log.push_back(e); };
+        const auto started = std::chrono::steady_clock::now();
+        QCOMPARE(guard.run({"sleep", "30"}), kExitStalled);
+        const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        QVERIFY2(took < 6.0, qPrintable(QString::number(took)));
+        const auto stop = std::find_if(log.begin(), log.end(), [](const auto& e) { return e.what == "stop"; });
+        QVERIFY(stop != log.end());
+        QVERIFY2(stop->message.find("stalled") != std::string::npos, stop->message.c_str());
+        QCOMPARE(guard.run({"sh", "-c", "end=$(($(date +%s) + 3)); while [ $(date +%s) -lt $end ]; do :; done"}), 0);
+    }
+
+    // Memory pressure held above --pressure-kill for its duration stops the run with exit 6;
+    // without PSI the option says at start that it cannot work.
+    void memoryPressureStopsTheRunWithItsOwnCode() {
+        GuardParams p;
+        p.waitFree = 0;
+        p.killFree = 0;
+        p.poll = 0.1;
+        p.pressureKill = PressureLimit{60, 0.5};
+        std::vector<GuardLogEntry> log;
+        GuardEnv env;
+        env.pressure = [] { return std::optional<MemoryPressure>(MemoryPressure{90, 80}); };
+        Guard guard(p, env);
+        guard.onLog = [&](const GuardLogEntry& e) { log.push_back(e); };
+        QCOMPARE(guard.run({"sleep", "30"}), kExitMemoryPressure);
+        const auto stop = std::find_if(log.begin(), log.end(), [](const auto& e) { return e.what == "stop"; });
+        QVERIFY(stop != log.end());
+        QVERIFY2(stop->message.find("--pressure-kill 60.0%") != std::string::npos, stop->message.c_str());
+
+        GuardEnv none;
+        none.pressure = [] { return std::optional<MemoryPressure>(); };
+        Guard blind(p, none);
+        log.clear();
+        blind.onLog = [&](const GuardLogEntry& e) { log.push_back(e); };
+        QCOMPARE(blind.run({"true"}), 0);
+        QVERIFY(!log.empty());
+        QCOMPARE(log.front().what, std::string("warn"));
+        QVERIFY2(log.front().message.find("--pressure-kill cannot work here") != std::string::npos,
+                 log.front().message.c_str());
     }
 
     void missingCommandGives127() {

@@ -4,8 +4,8 @@
 
 #include <gnu/libc-version.h>
 
-#include "engine/base/huge_page_malloc.h"
-#include "engine/base/small_file.h"
+#include "guard/base/huge_page_malloc.h"
+#include "guard/base/small_file.h"
 
 using namespace stageload;
 

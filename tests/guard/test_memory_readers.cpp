@@ -1,22 +1,35 @@
 // System memory, the process table and group footprints: parsers on fixture text and real /proc.
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstring>
+#include <ctime>
 #include <thread>
 
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <QFile>
 #include <QtTest>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "guard/memory/gpu_memory.h"
+#include "guard/memory/pressure.h"
 #include "guard/memory/process_memory.h"
 #include "guard/memory/readers.h"
 #include "guard/memory/system_memory.h"
 #include "guard/process/process_list.h"
 
 using namespace stageload;
+
+namespace {
+
+std::string fileText(const char* path) {
+    QFile f(QString::fromLatin1(path));
+    return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
+}
+
+}  // namespace
 
 namespace {
 
@@ -90,8 +103,66 @@ private slots:
             "7 (a) S 1 7 7 0 -1 4194560 10 0 0 0 3 1 0 0 20 0 1 0 987654 1000 20");
         QVERIFY(full.has_value());
         QCOMPARE(full->startTicks, 987654LL);
+        QCOMPARE(full->cpuTicks, 4LL);  // utime 3 + stime 1 + cutime 0 + cstime 0
+        QCOMPARE(p->cpuTicks, -1LL);
         QVERIFY(!parseProcStat("garbage").has_value());
         QCOMPARE(joinCmdline(std::string("sh\0-c\0sleep 1\0", 15)), std::string("sh -c sleep 1"));
+    }
+
+    void parsesMemoryPressure() {
+        const auto p = parseMemoryPressure(
+            "some avg10=12.50 avg60=3.00 avg300=1.00 total=123456\n"
+            "full avg10=7.25 avg60=1.00 avg300=0.50 total=65432\n");
+        QVERIFY(p.has_value());
+        QCOMPARE(p->someAvg10, 12.5);
+        QCOMPARE(p->fullAvg10, 7.25);
+        QVERIFY(!parseMemoryPressure("some avg10=1.00 avg60=0 avg300=0 total=0\n"));  // no full line
+        QVERIFY(!parseMemoryPressure("full avg10=x avg60=0\n"));
+        QVERIFY(!parseMemoryPressure("full avg10=250.0 avg60=0\n"));
+        QVERIFY(!parseMemoryPressure(""));
+        // The real file where the kernel has one; where it has none, none is read.
+        const bool psi = QFile::exists(kMemoryPressureFile);
+        QCOMPARE(readMemoryPressure().has_value(), psi && parseMemoryPressure(fileText(kMemoryPressureFile)).has_value());
+        const auto readers = processReaders();
+        const bool keyed = std::any_of(readers.extra.begin(), readers.extra.end(),
+                                       [](const auto& e) { return e.first == kMemoryPressureKey; });
+        QCOMPARE(keyed, readMemoryPressure().has_value());
+    }
+
+    // A child that uses 0.3 s of CPU adds about that much to its group. It spins on its own CPU
+    // clock, not on the wall clock, so a busy machine (CI runs two suites at once) slows it down
+    // without changing what it used; it says when it is done through a pipe.
+    void groupCpuCountsWhatTheGroupUsed() {
+        int done[2];
+        QVERIFY(::pipe(done) == 0);
+        const pid_t child = ::fork();
+        if (child == 0) {
+            ::setpgid(0, 0);
+            ::close(done[0]);
+            timespec used{};
+            volatile unsigned long n = 0;
+            do {
+                for (int i = 0; i < 100000; ++i) n = n + 1;
+                ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used);
+            } while (used.tv_sec * 1000 + used.tv_nsec / 1000000 < 300);
+            const char byte = 1;
+            [[maybe_unused]] const auto w = ::write(done[1], &byte, 1);
+            ::pause();
+            ::_exit(0);
+        }
+        ::close(done[1]);
+        ::setpgid(child, child);
+        char byte = 0;
+        const bool told = ::read(done[0], &byte, 1) == 1;
+        ::close(done[0]);
+        const auto cpu = groupCpuSeconds(listProcesses(false), child);
+        ::kill(child, SIGKILL);
+        ::waitpid(child, nullptr, 0);
+        QVERIFY(told);
+        QVERIFY(cpu.has_value());
+        // Clock ticks are 10 ms; a tick's rounding and the pipe's write are all it may add.
+        QVERIFY2(*cpu >= 0.28 && *cpu <= 0.45, qPrintable(QString::number(*cpu)));
+        QVERIFY(!groupCpuSeconds(listProcesses(false), child).has_value());  // gone
     }
 
     void knowsHowLongThisProcessHasRun() {

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "guard/memory/process_memory.h"
 
 using namespace stageload;

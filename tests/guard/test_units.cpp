@@ -1,8 +1,8 @@
 // Sizes, durations and percentages as the guard's flags take them.
 #include <QtTest>
 
-#include "engine/base/units.h"
-#include "engine/base/utc.h"
+#include "guard/base/units.h"
+#include "guard/base/utc.h"
 
 using namespace stageload;
 

@@ -20,7 +20,7 @@ for f in bin/stageload bin/stageload-studio \
          share/icons/hicolor/scalable/apps/$id.svg share/icons/hicolor/16x16/apps/$id.png \
          share/icons/hicolor/48x48/apps/$id.png share/icons/hicolor/256x256/apps/$id.png \
          share/man/man1/stageload.1.gz share/man/man1/stageload-studio.1.gz \
-         share/stageload/generators/stageload-cascade.json share/stageload/generators/templates/pixal3d-stageload.json \
+         share/stageload/generators/stageload-cascade.json share/stageload/generators/trellis-cpp.json share/stageload/generators/wrappers/trellis2_generate.py \
          share/stageload/samples/knight_white.png share/stageload/onnx_to_safetensors.py; do
   [[ -f $prefix/$f ]] || fail "$f is not installed"
 done

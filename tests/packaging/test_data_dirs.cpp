@@ -1,4 +1,4 @@
-// Where an installed program finds its shipped data and its weights (engine/base/data_dirs.h,
+// Where an installed program finds its shipped data and its weights (guard/base/data_dirs.h,
 // engine/api/weights.h): from its own location, the user's folder before the machine's, the
 // first folder that has a file winning.
 #include <QCoreApplication>
@@ -7,7 +7,7 @@
 #include <QtTest>
 
 #include "engine/api/weights.h"
-#include "engine/base/data_dirs.h"
+#include "guard/base/data_dirs.h"
 #include "tests/file_support.h"
 
 using namespace stageload;

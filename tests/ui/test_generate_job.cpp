@@ -13,6 +13,7 @@
 
 using namespace stageload;
 using namespace stageload::studio;
+using namespace stageload::worker;
 
 namespace {
 

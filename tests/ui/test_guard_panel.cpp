@@ -9,7 +9,7 @@
 #include <QPushButton>
 #include <QtTest>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "guard/policy/guard_policy.h"
 #include "tests/guard/guard_readings_support.h"
 #include "ui/studio/guard_panel.h"

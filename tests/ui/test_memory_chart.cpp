@@ -160,7 +160,7 @@ private slots:
         QCOMPARE(run.stageAt(1.5), std::string("structure"));
         QCOMPARE(run.stageAt(4.0), std::string("texture"));
         QVERIFY(!run.hasAvailable());
-        QVERIFY(!run.hasGpu());
+        QVERIFY(!run.hasValues(Series::Gpu));
     }
 
     void bandsAreTheStageWindows() {
@@ -327,7 +327,7 @@ private slots:
         QVERIFY(!chart.isShown(Series::Gpu));
 
         // Our own traces carry available bytes too; still a percentage, so the GiB axis fits
-        // the process (the cascade peaks at 8 GiB on a 24 GiB machine).
+        // the process (the cascade at scale 6 peaks at 8 GiB: a third of 24 GiB).
         const Trace cascade =
             readTrace(repoPath("tests/bench/cascade-scale6/staged-1.trace.jsonl"));
         chart.showTrace(cascade, "cascade");

@@ -25,7 +25,7 @@
 #include "tests/mesh_support.h"
 
 using namespace stageload;
-using namespace stageload::ui;
+using namespace stageload::view;
 
 namespace {
 
@@ -437,7 +437,7 @@ private slots:
         QCOMPARE(panel.view()->triangleCount(), 3042);
         const auto fbx = QString::fromStdString(file("model.fbx").string());
         QVERIFY(!panel.openFile(fbx, &error));
-        QCOMPARE(error, fbx + ": unsupported mesh format, expected .glb, .gltf or .obj");
+        QCOMPARE(error, fbx + ": unsupported mesh format, expected .glb, .gltf, .obj or .ply");
         QVERIFY(!panel.openFile(QString::fromStdString(file("gone.glb").string()), &error));
         QVERIFY2(error.contains("gone.glb"), qPrintable(error));
         QVERIFY(!panel.openFile(fbx));  // no error wanted: still false, no crash

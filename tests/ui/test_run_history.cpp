@@ -9,7 +9,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "ui/studio/run_history.h"
 #include "tests/file_support.h"
 

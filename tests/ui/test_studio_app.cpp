@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -22,6 +23,7 @@
 
 #include "engine/media/mesh_files.h"
 #include "guard/forecast/forecast.h"
+#include "guard/generator/generator_def.h"
 #include "ui/app/forecast_panel.h"
 #include "ui/app/history_panel.h"
 #include "ui/app/input_panel.h"
@@ -38,6 +40,8 @@
 
 using namespace stageload;
 using namespace stageload::studio;
+using namespace stageload::app;
+using namespace stageload::worker;
 
 namespace {
 
@@ -46,7 +50,7 @@ const QString kSource = QStringLiteral(STAGELOAD_SOURCE_DIR);
 
 // Differs from the view's background (gradient + faint grid) by more than the grid can add.
 bool isForeground(const QImage& image, int x, int y) {
-    const QColor bg = ui::MeshView::backgroundColor(static_cast<double>(y) / std::max(1, image.height() - 1));
+    const QColor bg = view::MeshView::backgroundColor(static_cast<double>(y) / std::max(1, image.height() - 1));
     const QColor c = image.pixelColor(x, y);
     return std::abs(c.red() - bg.red()) + std::abs(c.green() - bg.green()) + std::abs(c.blue() - bg.blue()) > 72;
 }
@@ -134,7 +138,7 @@ private slots:
                  textured.convertToFormat(QImage::Format_RGB32));
         // ... and in clay (light grey, unlike any background pixel) the surface covers the
         // projected centre of every triangle that faces the camera.
-        view->setShadingMode(ui::ShadingMode::Clay);
+        view->setShadingMode(stageload::view::ShadingMode::Clay);
         QTest::qWait(200);
         const QImage clay = view->grabFramebuffer();
         const auto& m = *outcome.mesh;
@@ -320,10 +324,15 @@ private slots:
     }
 
     void settingsAreKeptAcrossSessions() {
+        // Every connection is made to an object that exists (one made too early was silently lost).
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("invalid nullptr parameter")));
+        bool waited = false;
         {
             MainWindow w;
             w.setScripted(true);
             w.show();
+            waited = w.forecastPanel()->waitForFit();
+            w.forecastPanel()->setWaitForFit(!waited);  // as a click on the box does
             w.settingsPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("seed"))->setValue(4242);
             auto* texture = w.settingsPanel()->findChild<QComboBox*>(QStringLiteral("textureSize"));
             texture->setCurrentIndex(texture->findData(4096));
@@ -341,6 +350,10 @@ private slots:
         QVERIFY(g.has_value());
         QCOMPARE(g->busy.size(), std::size_t(1));
         QCOMPARE(g->waitFree, 1.0);
+        // "Wait until the forecast fits" is a safety setting: it is kept too.
+        QCOMPARE(again.forecastPanel()->waitForFit(), !waited);
+        again.forecastPanel()->setWaitForFit(waited);  // back as the other tests expect it
+        again.close();
     }
 
     void scriptedModeSavesAScreenshot() {
@@ -443,6 +456,83 @@ private slots:
         const QString err = QString::fromUtf8(app.readAllStandardError());
         QVERIFY2(app.exitCode() == 3, qPrintable(err));
         QVERIFY2(err.contains(QLatin1String("Stopped by the guard")), qPrintable(err));
+    }
+
+    // Each preset for a real generator, set up with --param, run from the scripted mode against
+    // a stand-in of its program (tests/generators/make_standins.py): the mesh shown, its stages
+    // in the run's trace, and what actually ran (the expanded command line, every param's value,
+    // the loading mode its own "load" param was given) in the history.
+    void scriptedModeRunsEachPreset_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QStringList>("params");
+        QTest::addColumn<QStringList>("stages");
+        const QString checkouts = out_.filePath(QStringLiteral("checkouts"));
+        QProcess make;
+        make.start(QStringLiteral("python3"),
+                   {QStringLiteral(STAGELOAD_SOURCE_DIR "/tests/generators/make_standins.py"), checkouts});
+        if (!make.waitForFinished(60000) || make.exitCode() != 0) qFatal("make_standins.py failed");
+        const auto presets = QJsonDocument::fromJson(testfile::read(checkouts + QStringLiteral("/presets.json"))).object();
+        for (auto it = presets.begin(); it != presets.end(); ++it) {
+            QStringList params, stages;
+            const auto values = it.value().toObject().value(QStringLiteral("params")).toObject();
+            for (auto v = values.begin(); v != values.end(); ++v)
+                params << QStringLiteral("--param") << v.key() + QLatin1Char('=') + v.value().toString();
+            for (const auto& stage : it.value().toObject().value(QStringLiteral("stages")).toArray()) stages << stage.toString();
+            QTest::newRow(qPrintable(it.key())) << it.key() << params << stages;
+        }
+    }
+
+    void scriptedModeRunsEachPreset() {
+        QFETCH(QString, preset);
+        QFETCH(QStringList, params);
+        QFETCH(QStringList, stages);
+        const bool eager = preset == QLatin1String("stageload-pixal3d");  // it has a "load" param
+        if (eager) params << QStringLiteral("--param") << QStringLiteral("load=eager");
+        QProcess app;
+        startWithSettings(app, QStringLiteral("preset-") + preset, {{QStringLiteral("waitFree"), 0.0}},
+                          QStringList{kSamples + QStringLiteral("/knight_white.png"), QStringLiteral("--generator"), preset} +
+                              params + QStringList{QStringLiteral("--generate"), QStringLiteral("--quit-when-done")});
+        QVERIFY(app.waitForFinished(120000));
+        const QString err = QString::fromUtf8(app.readAllStandardError());
+        QVERIFY2(app.exitStatus() == QProcess::NormalExit && app.exitCode() == 0, qPrintable(err));
+        const RunRecord last = RunHistory().list().first();
+        const auto def = stageload::readGeneratorNamed(preset.toStdString());
+        QCOMPARE(last.pipeline, QString::fromStdString(def.name));
+        QCOMPARE(last.status, QStringLiteral("done"));
+        QVERIFY(last.triangles > 0);  // the mesh read back and shown
+        QCOMPARE(last.loadMode, eager ? QStringLiteral("eager") : QString());
+        const QJsonObject recorded = last.settings.value(QStringLiteral("params")).toObject();
+        QCOMPARE(recorded.size(), static_cast<qsizetype>(def.params.size()));  // every param's value
+        if (eager) QCOMPARE(recorded.value(QStringLiteral("load")).toString(), QStringLiteral("eager"));
+        const QJsonArray command = last.settings.value(QStringLiteral("command")).toArray();
+        QVERIFY2(command.size() > 2, qPrintable(QJsonDocument(last.settings).toJson()));
+        if (eager) QVERIFY(command.contains(QStringLiteral("eager")));
+        QStringList seen;
+        for (const QByteArray& line : testfile::read(last.trace).split('\n')) {
+            const auto o = QJsonDocument::fromJson(line).object();
+            const QString stage = o.value(QStringLiteral("stage")).toString();  // a stage event's name
+            if (o.value(QStringLiteral("kind")).toString() == QLatin1String("stage") && (seen.isEmpty() || seen.last() != stage))
+                seen << stage;
+        }
+        QCOMPARE(seen, stages);
+    }
+
+    // One whose checkout is not there is refused before anything starts: 127, the path and the
+    // param named, and no run in the history.
+    void scriptedModeRefusesAPresetThatIsNotSetUp() {
+        const int before = static_cast<int>(RunHistory().list().size());
+        QProcess app;
+        const QString nowhere = out_.filePath(QStringLiteral("no-checkout"));
+        startWithSettings(app, QStringLiteral("not-set-up"), {{QStringLiteral("waitFree"), 0.0}},
+                          {kSamples + QStringLiteral("/knight_white.png"), QStringLiteral("--generator"),
+                           QStringLiteral("pixal3d-mac"), QStringLiteral("--param"), QStringLiteral("checkout=") + nowhere,
+                           QStringLiteral("--generate"), QStringLiteral("--quit-when-done")});
+        QVERIFY(app.waitForFinished(60000));
+        const QString err = QString::fromUtf8(app.readAllStandardError());
+        QVERIFY2(app.exitCode() == 127, qPrintable(err));
+        QVERIFY2(err.contains(nowhere + QStringLiteral(" does not exist")) && err.contains(QLatin1String("'checkout'")),
+                 qPrintable(err));
+        QCOMPARE(static_cast<int>(RunHistory().list().size()), before);
     }
 
     void scriptedModeReportsBadInput() {

@@ -6,7 +6,7 @@
 
 #include "ui/app/studio_application.h"
 
-using stageload::studio::StudioApplication;
+using stageload::app::StudioApplication;
 
 namespace {
 

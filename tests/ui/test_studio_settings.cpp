@@ -46,6 +46,8 @@ QString firstDifference(const StudioSettings& a, const StudioSettings& b) {
     SAME(a.exportFormat == b.exportFormat, "exportFormat");
     SAME(a.windowGeometry == b.windowGeometry, "windowGeometry");
     SAME(a.windowState == b.windowState, "windowState");
+    SAME(a.generator == b.generator, "generator");
+    SAME(a.generatorParams == b.generatorParams, "generatorParams");
 #undef SAME
     return {};
 }
@@ -73,10 +75,14 @@ StudioSettings nonDefault() {
     s.guard.startTimeout = 7200;
     s.guard.poll = 0.25;
     s.recentFiles = {QStringLiteral("/p/b, with comma.png"), QStringLiteral("/p/a.png")};
-    s.lastOpenDir = QStringLiteral("/home/me/Pictures");
+    s.lastOpenDir = QStringLiteral("/srv/art/Pictures");
     s.exportFormat = QStringLiteral("obj");
     s.windowGeometry = QByteArray("\x01\x02\x00\xff geometry", 13);
     s.windowState = QByteArray("\x00state\n", 7);
+    s.generator = QStringLiteral("/srv/art/generators/trellis-cpp.json");
+    s.generatorParams[QStringLiteral("trellis-cpp")] = {{QStringLiteral("models"), QStringLiteral("~/my models, 2")},
+                                                        {QStringLiteral("res"), QStringLiteral("512")}};
+    s.generatorParams[QStringLiteral("sf3d")] = {{QStringLiteral("checkout"), QStringLiteral("/src/sf3d")}};
     return s;
 }
 

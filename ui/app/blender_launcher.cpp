@@ -4,7 +4,9 @@
 #include <QProcess>
 #include <QStandardPaths>
 
-namespace stageload::studio {
+#include "engine/media/mesh_formats.h"
+
+namespace stageload::app {
 namespace {
 
 // A Python string literal for any path (quotes and backslashes escaped).
@@ -20,12 +22,12 @@ QString blenderExecutable() { return QStandardPaths::findExecutable(QStringLiter
 
 QStringList blenderArguments(const QString& meshFile, bool background, bool quitAfterImport) {
     const QString path = pythonString(QFileInfo(meshFile).absoluteFilePath());
-    const bool obj = meshFile.endsWith(QLatin1String(".obj"), Qt::CaseInsensitive);
-    const QString import =
-        obj ? QStringLiteral("(bpy.ops.wm.obj_import if hasattr(bpy.ops.wm, 'obj_import') else "
-                             "bpy.ops.import_scene.obj)(filepath=%1)")
-                  .arg(path)
-            : QStringLiteral("bpy.ops.import_scene.gltf(filepath=%1)").arg(path);
+    // The format's own importer (its row in meshFormats()); glTF's for a file of no known format,
+    // whose error Blender then reports.
+    const auto* format = meshFormatOf(meshFile.toStdString());
+    const std::string_view call = format ? format->blenderImport : meshFormats().front().blenderImport;
+    QString import = QString::fromUtf8(call.data(), static_cast<qsizetype>(call.size()));
+    import.replace(QLatin1String("{path}"), path);
     // With a window, the import waits for it (a timer): run at startup, the .obj importer's
     // poll fails ("context is incorrect") and Blender opens empty. Headless, it runs at once.
     // Either way the outcome is one line the app reads back from Blender's output.
@@ -95,4 +97,4 @@ bool openInBlender(const QString& meshFile, QString* error, const QString& logFi
     return true;
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

@@ -1,8 +1,8 @@
 #pragma once
 // "Open in Blender": starts the `blender` found on PATH with a script that imports the mesh.
 //
-//   if (!stageload::studio::blenderExecutable().isEmpty())
-//       stageload::studio::openInBlender("run/mesh.glb", &error, "blender.log");
+//   if (!stageload::app::blenderExecutable().isEmpty())
+//       stageload::app::openInBlender("run/mesh.glb", &error, "blender.log");
 //   ... later: if (auto r = blenderImportResult(logText); r && !r->ok) show(r->detail);
 //
 // Debian's Blender 3.4 glTF importer trips over numpy 1.24 (`numpy.bool` was removed); the
@@ -13,12 +13,12 @@
 #include <QString>
 #include <QStringList>
 
-namespace stageload::studio {
+namespace stageload::app {
 
 /// The blender executable on PATH, or "" when there is none.
 QString blenderExecutable();
 
-/// The arguments that open Blender with an empty scene and `meshFile` (.glb/.gltf/.obj)
+/// The arguments that open Blender with an empty scene and `meshFile` (any format of meshFormats())
 /// imported, once its window is up. `background`: run headless and quit after importing (for
 /// checks); `quitAfterImport`: quit once imported with a window too (for checks under Xvfb).
 /// Blender prints one line with the outcome: see blenderImportResult().
@@ -37,4 +37,4 @@ std::optional<BlenderImport> blenderImportResult(const QString& output);
 /// blenderImportResult(). False with a message naming the file or the missing program.
 bool openInBlender(const QString& meshFile, QString* error, const QString& logFile = {});
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

@@ -6,12 +6,12 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
-#include "engine/base/error.h"
-#include "engine/base/units.h"
+#include "guard/base/error.h"
+#include "guard/base/units.h"
 #include "guard/memory/system_memory.h"
 #include "guard/process/process_list.h"
 
-namespace stageload::studio {
+namespace stageload::app {
 namespace {
 
 QString colourOf(Fit fit) {
@@ -146,4 +146,4 @@ void ForecastPanel::showForecast() {
     stagesLabel_->show();
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

@@ -24,7 +24,7 @@
 class QCheckBox;
 class QLabel;
 
-namespace stageload::studio {
+namespace stageload::app {
 
 class ForecastPanel : public QWidget {
     Q_OBJECT
@@ -73,4 +73,4 @@ private:
     QCheckBox* wait_ = nullptr;
 };
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

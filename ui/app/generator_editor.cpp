@@ -14,7 +14,13 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-namespace stageload::studio {
+#include <string_view>
+
+#include "engine/api/generator_job.h"
+#include "engine/media/mesh_formats.h"
+#include "guard/generator/requirements.h"
+
+namespace stageload::app {
 namespace {
 
 QString q(const std::string& s) {
@@ -41,10 +47,23 @@ QJsonObject keyValues(const QPlainTextEdit* edit) {
     return out;
 }
 
-QString keyValueText(const std::vector<std::pair<std::string, std::string>>& kv) {
+// An object's members as KEY=VALUE lines; a member that is an object (a param with choices or
+// help) shows its "default".
+QString keyValueText(const QJsonObject& object) {
     QStringList out;
-    for (const auto& [k, v] : kv) out << q(k) + QLatin1Char('=') + q(v);
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const QJsonValue v = it.value().isObject() ? it.value().toObject().value(QStringLiteral("default")) : it.value();
+        out << it.key() + QLatin1Char('=') + v.toString();
+    }
     return out.join(QLatin1Char('\n'));
+}
+
+// The choices of a Choice field, by key.
+QStringList choicesOf(const std::string& key) {
+    QStringList out;
+    if (key == "format")
+        for (const auto& f : meshFormats()) out << QString::fromUtf8(f.word.data(), static_cast<qsizetype>(f.word.size()));
+    return out;
 }
 
 // A file name from the generator's name: "Pixal3D (stageload)" -> "pixal3d-stageload.json".
@@ -63,46 +82,43 @@ QString fileNameFor(const QString& name) {
 
 GeneratorEditor::GeneratorEditor(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Generator"));
-    const auto line = [this](const char* name, const QString& placeholder) {
-        auto* e = new QLineEdit(this);
-        e->setObjectName(QLatin1String(name));
-        e->setPlaceholderText(placeholder);
-        return e;
-    };
-    const auto text = [this](const char* name, const QString& placeholder) {
-        auto* e = new QPlainTextEdit(this);
-        e->setObjectName(QLatin1String(name));
-        e->setPlaceholderText(placeholder);
-        e->setTabChangesFocus(true);
-        return e;
-    };
-    name_ = line("name", tr("e.g. Pixal3D (stageload)"));
-    command_ = text("command", tr("one argument per line, e.g.\npython3\nrun.py\n--image\n{input}\n--out\n{output}"));
-    workdir_ = line("workdir", tr("the folder it runs in, e.g. ~/src/pixal3d (empty: the run's folder)"));
-    format_ = new QComboBox(this);
-    format_->setObjectName(QStringLiteral("format"));
-    format_->addItems({QStringLiteral("glb"), QStringLiteral("obj")});
-    trace_ = line("trace", tr("{trace} when it writes a stageload trace there; else empty"));
-    stagePattern_ = line("stagePattern", tr("e.g. ^\\[stage\\] (\\w+)  (group 1: the stage)"));
-    progressPattern_ = line("progressPattern", tr("e.g. (\\d+)%\\|  (group 1: percent)"));
-    env_ = text("env", tr("KEY=VALUE per line, e.g. PYTORCH_ENABLE_MPS_FALLBACK=1"));
-    params_ = text("params", tr("your own placeholders, NAME=default per line, e.g. steps=25"));
-    for (auto* e : {env_, params_}) e->setMaximumHeight(70);
+    auto* form = new QFormLayout;
+    for (const GeneratorKey& key : generatorKeys()) {
+        QWidget* widget = nullptr;
+        const QString hint = QString::fromUtf8(key.hint);
+        switch (key.field) {
+            case KeyField::None: continue;  // kept as the file has it
+            case KeyField::Line: {
+                auto* e = new QLineEdit(this);
+                e->setPlaceholderText(hint);
+                widget = e;
+                break;
+            }
+            case KeyField::Lines:
+            case KeyField::KeyValues:
+            case KeyField::ParamDefaults: {
+                auto* e = new QPlainTextEdit(this);
+                e->setPlaceholderText(hint);
+                e->setTabChangesFocus(true);
+                if (key.field != KeyField::Lines) e->setMaximumHeight(70);
+                widget = e;
+                break;
+            }
+            case KeyField::Choice: {
+                auto* c = new QComboBox(this);
+                c->addItems(choicesOf(key.name));
+                widget = c;
+                break;
+            }
+        }
+        widget->setObjectName(QString::fromUtf8(key.name));
+        form->addRow(tr(key.label), widget);
+        fields_.push_back({key, widget});
+    }
     result_ = new QLabel(this);
     result_->setObjectName(QStringLiteral("checkResult"));
     result_->setWordWrap(true);
     result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-    auto* form = new QFormLayout;
-    form->addRow(tr("Name"), name_);
-    form->addRow(tr("Command"), command_);
-    form->addRow(tr("Folder"), workdir_);
-    form->addRow(tr("Mesh format"), format_);
-    form->addRow(tr("Trace"), trace_);
-    form->addRow(tr("Stage pattern"), stagePattern_);
-    form->addRow(tr("Progress pattern"), progressPattern_);
-    form->addRow(tr("Environment"), env_);
-    form->addRow(tr("Parameters"), params_);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Close, this);
     auto* checkButton = buttons->addButton(tr("Check"), QDialogButtonBox::ActionRole);
@@ -121,46 +137,92 @@ GeneratorEditor::GeneratorEditor(QWidget* parent) : QDialog(parent) {
 }
 
 void GeneratorEditor::setDefinition(const GeneratorDef& d) {
-    name_->setText(q(d.name));
-    QStringList args;
-    for (const auto& a : d.command) args << q(a);
-    command_->setPlainText(args.join(QLatin1Char('\n')));
-    workdir_->setText(q(d.workdir));
-    format_->setCurrentText(q(d.format));
-    trace_->setText(q(d.trace));
-    stagePattern_->setText(q(d.stagePattern));
-    progressPattern_->setText(q(d.progressPattern));
-    env_->setPlainText(keyValueText(d.env));
-    params_->setPlainText(keyValueText(d.params));
-    description_ = q(d.description);
+    original_ = QJsonDocument::fromJson(QByteArray::fromStdString(generatorDefJson(d))).object();
+    for (const Field& f : fields_) {
+        const QJsonValue v = original_.value(QString::fromUtf8(f.key.name));
+        switch (f.key.field) {
+            case KeyField::None: break;
+            case KeyField::Line: static_cast<QLineEdit*>(f.widget)->setText(v.toString()); break;
+            case KeyField::Lines: {
+                QStringList items;
+                for (const auto& item : v.toArray()) items << item.toString();
+                static_cast<QPlainTextEdit*>(f.widget)->setPlainText(items.join(QLatin1Char('\n')));
+                break;
+            }
+            case KeyField::KeyValues:
+            case KeyField::ParamDefaults:
+                static_cast<QPlainTextEdit*>(f.widget)->setPlainText(keyValueText(v.toObject()));
+                break;
+            case KeyField::Choice: static_cast<QComboBox*>(f.widget)->setCurrentText(v.toString()); break;
+        }
+    }
     source_ = d.source;
     result_->clear();
 }
 
 QString GeneratorEditor::definitionJson() const {
-    // Each arg is one line, kept as typed (an argument may be " " on purpose: not trimmed).
-    QJsonArray command;
-    for (const QString& a : command_->toPlainText().split(QLatin1Char('\n')))
-        if (!a.isEmpty()) command.append(a);
-    QJsonObject j{{"name", name_->text().trimmed()}, {"command", command}, {"format", format_->currentText()}};
-    const auto optional = [&](const char* key, const QString& value) {
-        if (!value.trimmed().isEmpty()) j.insert(QLatin1String(key), value.trimmed());
-    };
-    optional("description", description_);
-    optional("workdir", workdir_->text());
-    optional("trace", trace_->text());
-    optional("stage_pattern", stagePattern_->text());
-    optional("progress_pattern", progressPattern_->text());
-    if (!lines(env_).isEmpty()) j.insert(QStringLiteral("env"), keyValues(env_));
-    if (!lines(params_).isEmpty()) j.insert(QStringLiteral("params"), keyValues(params_));
+    // What the form shows replaces the original's keys; what it does not show stays as it was.
+    QJsonObject j = original_;
+    for (const Field& f : fields_) {
+        const QString key = QString::fromUtf8(f.key.name);
+        switch (f.key.field) {
+            case KeyField::None: break;
+            case KeyField::Line: {
+                const QString value = static_cast<QLineEdit*>(f.widget)->text().trimmed();
+                if (value.isEmpty()) j.remove(key);  // a required one is then named as missing
+                else j.insert(key, value);
+                break;
+            }
+            case KeyField::Lines: {
+                // Each item is one line, kept as typed (an argument may be " " on purpose).
+                QJsonArray items;
+                for (const QString& a : static_cast<QPlainTextEdit*>(f.widget)->toPlainText().split(QLatin1Char('\n')))
+                    if (!a.isEmpty()) items.append(a);
+                j.insert(key, items);
+                break;
+            }
+            case KeyField::KeyValues: {
+                const auto* edit = static_cast<QPlainTextEdit*>(f.widget);
+                j.remove(key);
+                if (!lines(edit).isEmpty()) j.insert(key, keyValues(edit));
+                break;
+            }
+            case KeyField::ParamDefaults: {
+                // A param keeps its choices and help; its default is the form's.
+                const QJsonObject before = j.value(key).toObject();
+                QJsonObject params;
+                const QJsonObject typed = keyValues(static_cast<QPlainTextEdit*>(f.widget));
+                for (auto it = typed.begin(); it != typed.end(); ++it) {
+                    QJsonValue value = it.value();
+                    if (before.value(it.key()).isObject()) {
+                        QJsonObject full = before.value(it.key()).toObject();
+                        full.insert(QStringLiteral("default"), it.value());
+                        value = full;
+                    }
+                    params.insert(it.key(), value);
+                }
+                j.remove(key);
+                if (!params.isEmpty()) j.insert(key, params);
+                break;
+            }
+            case KeyField::Choice: j.insert(key, static_cast<QComboBox*>(f.widget)->currentText()); break;
+        }
+    }
     return QString::fromUtf8(QJsonDocument(j).toJson());
+}
+
+QString GeneratorEditor::nameText() const {
+    for (const Field& f : fields_)
+        if (std::string_view(f.key.name) == "name") return static_cast<QLineEdit*>(f.widget)->text();
+    return {};
 }
 
 std::optional<GeneratorDef> GeneratorEditor::check(QString* error) {
     const std::filesystem::path source =
-        source_.empty() ? std::filesystem::path(fileNameFor(name_->text()).toStdString()) : source_;
+        source_.empty() ? std::filesystem::path(fileNameFor(nameText()).toStdString()) : source_;
     try {
         GeneratorDef d = parseGeneratorDef(definitionJson().toStdString(), source);
+        if (const auto problem = generatorMeshProblem(d); !problem.empty()) throw stageload::Error(problem);
         GeneratorValues v;
         v.input = picture_.isEmpty() ? std::string("hero.png") : picture_.toStdString();
         v.runDir = "<run>";
@@ -168,10 +230,18 @@ std::optional<GeneratorDef> GeneratorEditor::check(QString* error) {
         v.trace = "<run>/command.trace.jsonl";
         v.stageload = "stageload";
         const auto cmd = expandGenerator(d, v);
-        result_->setStyleSheet(QStringLiteral("color: #2e7d32;"));
+        // Valid as a file; whether its program and folders are there with the defaults is said
+        // too (a run would be refused until they are set up).
+        QStringList missing;
+        for (const auto& m : missingRequirements(d, v)) missing << q(m.message);
+        if (d.command.front().find('{') == std::string::npos && !std::filesystem::path(cmd.argv.front()).has_parent_path() &&
+            findInPath(cmd.argv.front()).empty())
+            missing << tr("'%1' is not in PATH").arg(q(cmd.argv.front()));
+        result_->setStyleSheet(missing.isEmpty() ? QStringLiteral("color: #2e7d32;") : QStringLiteral("color: #e65100;"));
         result_->setText(tr("Valid. It would run%1:\n%2")
                              .arg(cmd.workdir.empty() ? QString() : tr(" in %1").arg(q(cmd.workdir)),
-                                  q(shellCommandLine(cmd.argv))));
+                                  q(shellCommandLine(cmd.argv))) +
+                         (missing.isEmpty() ? QString() : tr("\n\nNot set up here yet:\n%1").arg(missing.join(QLatin1Char('\n')))));
         return d;
     } catch (const stageload::Error& e) {
         result_->setStyleSheet(QStringLiteral("color: #c62828;"));
@@ -196,7 +266,7 @@ QString GeneratorEditor::save() {
     const QString dir = q(dirs.front().string());
     // Edits of a file of the user's own replace it; anything else (a shipped one) is a copy.
     const bool own = !source_.empty() && QFileInfo(q(source_.string())).absolutePath() == QDir(dir).absolutePath();
-    const QString file = own ? q(source_.string()) : QDir(dir).filePath(fileNameFor(name_->text()));
+    const QString file = own ? q(source_.string()) : QDir(dir).filePath(fileNameFor(nameText()));
     try {
         QDir().mkpath(dir);
         writeGeneratorDef(*d, file.toStdString());
@@ -210,4 +280,4 @@ QString GeneratorEditor::save() {
     return file;
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

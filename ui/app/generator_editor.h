@@ -1,6 +1,9 @@
 #pragma once
-// The generator editor: every key of a generator file as a form (name, command one argument per
-// line, folder, format, trace, stage and progress patterns, environment, parameters), a Check
+// The generator editor: a generator file as a form, one field per key that generatorKeys() gives
+// a field (name, description, command one argument per line, folder, format, trace, result,
+// stage and progress patterns, environment, parameters; the keys without one, such as
+// "requires", "stage_patterns" and "stage_weights", and each param's choices and help, are kept
+// as the file has them), a Check
 // button that validates the form exactly as a file is validated on load and shows the command
 // line it would run, and Save, which writes the file into the user's generators folder (a
 // shipped generator is saved there as a copy; the shipped file is never changed).
@@ -14,16 +17,15 @@
 // GUI thread only; nothing throws.
 
 #include <QDialog>
+#include <QJsonObject>
 #include <optional>
+#include <vector>
 
 #include "guard/generator/generator_def.h"
 
-class QComboBox;
 class QLabel;
-class QLineEdit;
-class QPlainTextEdit;
 
-namespace stageload::studio {
+namespace stageload::app {
 
 class GeneratorEditor : public QDialog {
     Q_OBJECT
@@ -47,20 +49,19 @@ signals:
 
 private:
     QString definitionJson() const;
+    /// What the "name" field says.
+    QString nameText() const;
 
-    QLineEdit* name_;
-    QPlainTextEdit* command_;
-    QLineEdit* workdir_;
-    QComboBox* format_;
-    QLineEdit* trace_;
-    QLineEdit* stagePattern_;
-    QLineEdit* progressPattern_;
-    QPlainTextEdit* env_;
-    QPlainTextEdit* params_;
+    /// One field of the form: the key it edits (generatorKeys()) and its widget.
+    struct Field {
+        GeneratorKey key;
+        QWidget* widget;
+    };
+    std::vector<Field> fields_;
     QLabel* result_;
-    QString description_;
+    QJsonObject original_;  ///< the definition as loaded: what the form does not show is kept
     std::filesystem::path source_;
     QString picture_;
 };
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

@@ -3,17 +3,18 @@
 #include <QDesktopServices>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QJsonArray>
 #include <QJsonValue>
 #include <QMenu>
 #include <QUrl>
 
-namespace stageload::studio {
+namespace stageload::app {
 namespace {
 
-enum Column { When, Picture, Mode, Seed, Remover, Status, Seconds, Peak, Triangles, ColumnCount };
+enum Column { When, Picture, Pipeline, Mode, Seed, Remover, Status, Seconds, Peak, Triangles, ColumnCount };
 
 // A setting the run recorded, as text ("" when it did not record it).
-QString settingText(const RunRecord& r, const char* key) {
+QString settingText(const studio::RunRecord& r, const char* key) {
     const QJsonValue v = r.settings.value(QLatin1String(key));
     if (v.isString()) return v.toString();
     if (v.isDouble()) return QString::number(v.toDouble(), 'g', 16);
@@ -22,11 +23,11 @@ QString settingText(const RunRecord& r, const char* key) {
 
 // "stopped in texture" for a run stopped by the guard (the trace's summary says where);
 // otherwise the status word.
-QString resultText(const RunRecord& r) {
+QString resultText(const studio::RunRecord& r) {
     const QString where = r.summary.value(QStringLiteral("stopped_at")).toString();
     if (where.isEmpty()) return r.status;
-    if (r.status == RunRecord::statusStopped()) return HistoryPanel::tr("stopped in %1").arg(where);
-    if (r.status == RunRecord::statusCancelled()) return HistoryPanel::tr("cancelled in %1").arg(where);
+    if (r.status == studio::RunRecord::statusStopped()) return HistoryPanel::tr("stopped in %1").arg(where);
+    if (r.status == studio::RunRecord::statusCancelled()) return HistoryPanel::tr("cancelled in %1").arg(where);
     return r.status;
 }
 
@@ -35,8 +36,10 @@ QString resultText(const RunRecord& r) {
 HistoryPanel::HistoryPanel(QWidget* parent) : QTreeWidget(parent) {
     setObjectName(QStringLiteral("history"));
     setColumnCount(ColumnCount);
-    setHeaderLabels({tr("When"), tr("Picture"), tr("Mode"), tr("Seed"), tr("Remover"), tr("Result"),
+    setHeaderLabels({tr("When"), tr("Picture"), tr("Pipeline"), tr("Mode"), tr("Seed"), tr("Remover"), tr("Result"),
                      tr("Seconds"), tr("Peak (GiB)"), tr("Triangles")});
+    headerItem()->setToolTip(Mode, tr("Staged or eager, as the run was given it (a generator without a "
+                                      "loading mode of its own: —)"));
     headerItem()->setToolTip(Seconds, tr("The run itself, from its trace: the guard's wait before it is not counted"));
     headerItem()->setToolTip(Peak, tr("The run's largest footprint"));
     setRootIsDecorated(false);
@@ -49,7 +52,7 @@ HistoryPanel::HistoryPanel(QWidget* parent) : QTreeWidget(parent) {
     connect(this, &QWidget::customContextMenuRequested, this, &HistoryPanel::showMenu);
 }
 
-void HistoryPanel::setRecords(const QList<RunRecord>& records) {
+void HistoryPanel::setRecords(const QList<studio::RunRecord>& records) {
     records_ = records;
     clear();
     for (const auto& r : records) {
@@ -58,7 +61,13 @@ void HistoryPanel::setRecords(const QList<RunRecord>& records) {
         item->setText(When, r.createdUtc.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
         item->setText(Picture, QFileInfo(r.input).fileName());
         item->setToolTip(Picture, r.input);
-        item->setText(Mode, r.loadMode);
+        item->setText(Pipeline, r.pipeline);
+        // What ran: a generator's expanded command line, else the pipeline's name.
+        const QJsonArray command = r.settings.value(QStringLiteral("command")).toArray();
+        QStringList argv;
+        for (const auto& a : command) argv << a.toString();
+        item->setToolTip(Pipeline, argv.isEmpty() ? r.pipeline : argv.join(QLatin1Char(' ')));
+        item->setText(Mode, r.loadMode.isEmpty() ? QStringLiteral("—") : r.loadMode);
         item->setText(Status, resultText(r));
         item->setToolTip(Status, r.message);
         item->setText(Seed, settingText(r, "seed"));
@@ -72,7 +81,7 @@ void HistoryPanel::setRecords(const QList<RunRecord>& records) {
         const double peak = r.summary.value(QStringLiteral("peak_footprint")).toDouble(0.0);
         item->setText(Peak, peak > 0 ? QString::number(peak / double(1 << 30), 'f', 2) : QString());
         item->setText(Triangles, r.triangles > 0 ? QLocale().toString(r.triangles) : QString());
-        if (r.status == RunRecord::statusFailed() || r.status == RunRecord::statusStopped())
+        if (r.status == studio::RunRecord::statusFailed() || r.status == studio::RunRecord::statusStopped())
             item->setForeground(Status, QColor(0xd9, 0x53, 0x4f));
     }
 }
@@ -98,4 +107,4 @@ void HistoryPanel::showMenu(const QPoint& at) {
     menu.exec(viewport()->mapToGlobal(at));
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

@@ -14,7 +14,7 @@
 
 #include "ui/studio/run_record.h"
 
-namespace stageload::studio {
+namespace stageload::app {
 
 class HistoryPanel : public QTreeWidget {
     Q_OBJECT
@@ -22,7 +22,7 @@ class HistoryPanel : public QTreeWidget {
 public:
     explicit HistoryPanel(QWidget* parent = nullptr);
 
-    void setRecords(const QList<RunRecord>& records);
+    void setRecords(const QList<studio::RunRecord>& records);
     /// The id of the selected run, or "".
     QString selectedId() const;
 
@@ -33,7 +33,7 @@ signals:
 
 private:
     void showMenu(const QPoint& at);
-    QList<RunRecord> records_;
+    QList<studio::RunRecord> records_;
 };
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

@@ -1,6 +1,6 @@
 #include "ui/app/image_convert.h"
 
-namespace stageload::studio {
+namespace stageload::app {
 
 QImage toQImage(const stageload::Image& image) {
     QImage::Format format = QImage::Format_Invalid;
@@ -16,4 +16,4 @@ QImage toQImage(const stageload::Image& image) {
     return view.copy();
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

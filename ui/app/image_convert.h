@@ -1,7 +1,7 @@
 #pragma once
 // stageload::Image (engine/media) to QImage, for thumbnails and previews.
 //
-//   QLabel* l; l->setPixmap(QPixmap::fromImage(stageload::studio::toQImage(cutout)));
+//   QLabel* l; l->setPixmap(QPixmap::fromImage(stageload::app::toQImage(cutout)));
 //
 // Pure, thread-safe; the result owns its pixels (a deep copy).
 
@@ -9,9 +9,9 @@
 
 #include "engine/media/image.h"
 
-namespace stageload::studio {
+namespace stageload::app {
 
 /// 1 channel → Grayscale8, 3 → RGB888, 4 → RGBA8888. Empty or other channel counts → null.
 QImage toQImage(const stageload::Image& image);
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

@@ -7,7 +7,7 @@
 
 #include "ui/app/image_convert.h"
 
-namespace stageload::studio {
+namespace stageload::app {
 namespace {
 
 constexpr int kPreview = 150;
@@ -83,4 +83,4 @@ void InputPanel::clearCutout() {
     hasCutout_ = false;
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

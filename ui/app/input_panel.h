@@ -4,7 +4,7 @@
 //
 //   auto* input = new InputPanel(this);
 //   if (!input->setPicture(path, &error)) QMessageBox::warning(this, tr("Open"), error);
-//   connect(&runs, &RunController::cutoutReady, input, &InputPanel::setCutout);
+//   connect(&runs, &worker::RunController::cutoutReady, input, &InputPanel::setCutout);
 //
 // GUI thread only.
 
@@ -13,7 +13,7 @@
 
 #include "engine/media/image.h"
 
-namespace stageload::studio {
+namespace stageload::app {
 
 class InputPanel : public QWidget {
     Q_OBJECT
@@ -38,4 +38,4 @@ private:
     bool hasCutout_ = false;
 };
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

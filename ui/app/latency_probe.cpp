@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace stageload::studio {
+namespace stageload::app {
 
 LatencyStats latencyStats(std::vector<double> lateMs) {
     LatencyStats s;
@@ -43,4 +43,4 @@ void LatencyProbe::tick() {
     late_.push_back(std::max(0.0, gapMs - intervalMs_));
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

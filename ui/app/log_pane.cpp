@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <mutex>
 
-namespace stageload::studio {
+namespace stageload::app {
 
 // Lives as long as the sink; emits from any thread, received queued on the pane's thread.
 class LogBridge : public QObject {
@@ -71,6 +71,6 @@ void LogPane::appendLine(const QString& line, int level) {
         appendPlainText(line);
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::app
 
 #include "log_pane.moc"

@@ -17,7 +17,7 @@ class sink;
 }
 }  // namespace spdlog
 
-namespace stageload::studio {
+namespace stageload::app {
 
 class LogBridge;
 
@@ -40,4 +40,4 @@ private:
     std::shared_ptr<spdlog::sinks::sink> sink_;
 };
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

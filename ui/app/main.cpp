@@ -12,7 +12,7 @@
 #include <QFileInfo>
 #include <cstdio>
 
-#include "engine/base/huge_page_malloc.h"
+#include "guard/base/huge_page_malloc.h"
 #include "ui/app/main_window.h"
 #include "ui/app/scripted_session.h"
 #include "ui/app/studio_application.h"
@@ -22,8 +22,8 @@ int main(int argc, char** argv) {
     stageload::relaunchWithHugePageMalloc(argv);  // runs models: heap on huge pages (re-exec)
     QElapsedTimer launch;
     launch.start();
-    stageload::studio::StudioApplication app(argc, argv);
-    stageload::studio::registerRunMetaTypes();
+    stageload::app::StudioApplication app(argc, argv);
+    stageload::worker::registerRunMetaTypes();
     // Messages go to stderr (and the log pane); stdout is for what scripted mode prints.
     spdlog::set_default_logger(spdlog::stderr_color_mt("stageload-studio"));
 
@@ -47,7 +47,11 @@ int main(int argc, char** argv) {
     const QCommandLineOption generator(QStringLiteral("generator"),
                                        QStringLiteral("Use this generator definition (JSON) as the pipeline"),
                                        QStringLiteral("file"));
-    cli.addOptions({generate, screenshot, quit, benchmark, generator});
+    const QCommandLineOption param(QStringLiteral("param"),
+                                   QStringLiteral("KEY=VALUE: a parameter of the generator (repeatable), over the "
+                                                  "ones saved with Set up"),
+                                   QStringLiteral("KEY=VALUE"));
+    cli.addOptions({generate, screenshot, quit, benchmark, generator, param});
     cli.process(app);
 
     const QStringList positional = cli.positionalArguments();
@@ -56,7 +60,7 @@ int main(int argc, char** argv) {
                      static_cast<long long>(positional.size()));
         return 2;
     }
-    stageload::studio::ScriptOptions options;
+    stageload::app::ScriptOptions options;
     options.generate = cli.isSet(generate);
     options.screenshot = cli.value(screenshot);
     options.quitWhenDone = cli.isSet(quit);
@@ -71,13 +75,23 @@ int main(int argc, char** argv) {
     }
 
     app.setScripted(options.any());
-    stageload::studio::MainWindow window;
+    stageload::app::MainWindow window;
     window.setScripted(options.any());
     window.show();
     if (!positional.isEmpty() && !window.openFile(positional.first()) && options.any()) return 1;
     if (cli.isSet(generator) && !window.useGenerator(cli.value(generator)) && options.any()) return 2;
+    if (cli.isSet(param)) {
+        std::vector<std::string> assignments;
+        for (const QString& kv : cli.values(param)) assignments.push_back(kv.toStdString());
+        try {
+            window.setScriptParams(stageload::parseParamAssignments(assignments));
+        } catch (const stageload::Error& e) {
+            std::fprintf(stderr, "stageload-studio: %s\n", e.what());
+            return 2;
+        }
+    }
 
-    stageload::studio::ScriptedSession session(window, options, launch);
+    stageload::app::ScriptedSession session(window, options, launch);
     if (options.any()) session.begin();
     return app.exec();
 }

@@ -10,7 +10,6 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
@@ -19,18 +18,15 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
-#include "engine/api/run_meta.h"
 #include "engine/api/weights.h"
-#include "engine/base/data_dirs.h"
-#include "engine/base/units.h"
+#include "guard/base/data_dirs.h"
+#include "guard/base/units.h"
 #include "engine/pipelines/character/character_run.h"
 #include "guard/forecast/forecast.h"
-#include "guard/policy/guard_options.h"
 #include "guard/generator/generator_run.h"
-#include "guard/memory/process_memory.h"
-#include "guard/trace/trace_reader.h"
 #include "ui/app/blender_launcher.h"
 #include "ui/app/forecast_panel.h"
+#include "ui/app/generator_setup_dialog.h"
 #include "ui/app/history_panel.h"
 #include "ui/app/input_panel.h"
 #include "ui/app/log_pane.h"
@@ -41,37 +37,13 @@
 #include "ui/view/mesh_panel.h"
 #include "ui/view/mesh_view.h"
 
-namespace stageload::studio {
+namespace stageload::app {
 namespace {
-
-// The generator definitions this project ships, installed beside the program.
-std::filesystem::path shippedGeneratorsDir() { return dataDir() / "generators"; }
 
 QStringList toQStrings(const std::vector<std::string>& v) {
     QStringList out;
     for (const auto& s : v) out << QString::fromStdString(s);
     return out;
-}
-
-// The run's settings for its history record: the trace's meta keys, and the guard's switch.
-QJsonObject settingsJson(const StudioSettings& s, const QString& input) {
-    auto json = QJsonDocument::fromJson(
-                    QByteArray::fromStdString(runMeta(s.run, input.toStdString()).dump()))
-                    .object();
-    json.remove(QStringLiteral("input"));
-    json.insert(QStringLiteral("threads"), s.run.threads);
-    json.insert(QStringLiteral("guard"), s.guardEnabled);
-    return json;
-}
-
-// The start line the run would write, so its forecast key is made the way the history's were.
-nlohmann::json plannedMeta(const StudioSettings& s, const GeneratorDef* generator, const QString& input) {
-    if (!generator) return runMeta(s.run, input.toStdString());
-    GeneratorValues values;
-    values.input = input.toStdString();
-    values.seed = s.run.seed;
-    values.textureSize = s.run.textureSize;
-    return generatorRunMeta(*generator, values);
 }
 
 }  // namespace
@@ -81,7 +53,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), blender_(blenderE
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
     QStringList ignored;
-    settings_ = loadSettings(QSettings(), &ignored);
+    settings_ = studio::loadSettings(QSettings(), &ignored);
     stages_ = toQStrings(characterStages());
 
     buildLayout();
@@ -155,8 +127,7 @@ void MainWindow::buildLayout() {
     leftLayout->addWidget(settingsPanel_);
     leftLayout->addStretch(1);
     connect(settingsPanel_, &SettingsPanel::edited, this, &MainWindow::updateForecast);
-    connect(forecastPanel_, &ForecastPanel::waitForFitToggled, this,
-            [this](bool wait) { settings_.waitForForecast = wait; });
+    connect(settingsPanel_, &SettingsPanel::setupRequested, this, &MainWindow::setUpGenerator);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(left);
     scroll->setWidgetResizable(true);
@@ -173,7 +144,11 @@ void MainWindow::buildLayout() {
     auto* memory = new QWidget(this);
     auto* memoryLayout = new QVBoxLayout(memory);
     forecastPanel_ = new ForecastPanel(memory);
-    guardPanel_ = new GuardPanel(memory);
+    // Connected once the panel exists: made before, the connection failed ("invalid nullptr
+    // parameter") and the choice was never saved.
+    connect(forecastPanel_, &ForecastPanel::waitForFitToggled, this,
+            [this](bool wait) { settings_.waitForForecast = wait; });
+    guardPanel_ = new studio::GuardPanel(memory);
     memoryLayout->addWidget(forecastPanel_);
     memoryLayout->addWidget(guardPanel_, 1);
     auto* memoryScroll = new QScrollArea(this);
@@ -204,7 +179,7 @@ void MainWindow::buildLayout() {
     guardLabel_ = new QLabel(this);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(guardLabel_);
-    connect(guardPanel_, &GuardPanel::paramsEdited, this, [this] {
+    connect(guardPanel_, &studio::GuardPanel::paramsEdited, this, [this] {
         if (auto p = guardPanel_->params()) settings_.guard = *p;
         settings_.guardEnabled = guardPanel_->guardEnabled();
         forecastPanel_->setGuardEnabled(settings_.guardEnabled);
@@ -212,7 +187,7 @@ void MainWindow::buildLayout() {
 }
 
 int MainWindow::reloadGenerators() {
-    generators_ = findGenerators(generatorDirs(shippedGeneratorsDir()));
+    generators_ = findGenerators(generatorDirs(shippedGeneratorDir()));
     for (const auto& p : generators_.problems) spdlog::warn("generators: {}", p);
     settingsPanel_->setGenerators(generators_.generators);
     spdlog::info("{} generator(s) found", generators_.generators.size());
@@ -226,7 +201,15 @@ const GeneratorDef* MainWindow::findGenerator(const QString& file) const {
 }
 
 bool MainWindow::useGenerator(const QString& file) {
-    const QString path = QFileInfo(file).absoluteFilePath();
+    QString path;
+    try {  // a file, or the name of one in the generator folders ("trellis-cpp")
+        path = QFileInfo(QString::fromStdString(
+                             resolveGeneratorFile(file.toStdString(), generatorDirs(shippedGeneratorDir())).string()))
+                   .absoluteFilePath();
+    } catch (const stageload::Error& e) {
+        report(tr("Cannot use the generator"), QString::fromStdString(e.what()));
+        return false;
+    }
     if (!findGenerator(path)) {
         try {
             generators_.generators.push_back(readGeneratorDef(path.toStdString()));
@@ -236,7 +219,7 @@ bool MainWindow::useGenerator(const QString& file) {
         }
         settingsPanel_->setGenerators(generators_.generators);
     }
-    StudioSettings s = currentSettings();
+    studio::StudioSettings s = currentSettings();
     s.generator = path;
     settingsPanel_->setSettings(s);
     updateForecast();
@@ -244,16 +227,16 @@ bool MainWindow::useGenerator(const QString& file) {
 }
 
 void MainWindow::connectRuns() {
-    connect(&runs_, &RunController::percentChanged, this, [this](double percent) {
+    connect(&runs_, &worker::RunController::percentChanged, this, [this](double percent) {
         percent_ = percent;
         updateProgress();
     });
-    connect(&runs_, &RunController::sampled, chart_, &MemoryChart::appendSample);
-    connect(&runs_, &RunController::eventHappened, chart_, &MemoryChart::appendEvent);
-    connect(&runs_, &RunController::cutoutReady, inputPanel_, &InputPanel::setCutout);
-    connect(&runs_, &RunController::stageChanged, this, &MainWindow::onStage);
-    connect(&runs_, &RunController::guardChanged, this, &MainWindow::onGuard);
-    connect(&runs_, &RunController::finished, this, &MainWindow::onRunFinished);
+    connect(&runs_, &worker::RunController::sampled, chart_, &MemoryChart::appendSample);
+    connect(&runs_, &worker::RunController::eventHappened, chart_, &MemoryChart::appendEvent);
+    connect(&runs_, &worker::RunController::cutoutReady, inputPanel_, &InputPanel::setCutout);
+    connect(&runs_, &worker::RunController::stageChanged, this, &MainWindow::onStage);
+    connect(&runs_, &worker::RunController::guardChanged, this, &MainWindow::onGuard);
+    connect(&runs_, &worker::RunController::finished, this, &MainWindow::onRunFinished);
 }
 
 void MainWindow::report(const QString& title, const QString& message) {
@@ -261,31 +244,21 @@ void MainWindow::report(const QString& title, const QString& message) {
     if (!scripted_) QMessageBox::warning(this, title, message);
 }
 
-void MainWindow::updateForecast() {
-    const StudioSettings s = currentSettings();
-    const GeneratorDef* generator = s.generator.isEmpty() ? nullptr : findGenerator(s.generator);
-    if (!s.generator.isEmpty() && !generator) {
-        forecastPanel_->setRun({}, 0);
-        return;
-    }
-    // A built-in run happens in this process: what the app holds now is part of its footprint.
-    std::int64_t held = 0;
-    if (!generator) {
-        try {
-            held = readFootprint();
-        } catch (const stageload::Error&) {
-        }
-    }
-    try {
-        forecastPanel_->setRun(runKeyOf(plannedMeta(s, generator, inputPanel_->picture())), held);
-    } catch (const stageload::Error& e) {
-        spdlog::warn("forecast: {}", e.what());  // an unreadable picture: said when it is opened
-        forecastPanel_->setRun({}, 0);
-    }
+bool MainWindow::setUpGenerator() {
+    const GeneratorDef* g = settingsPanel_->generator();
+    if (!g || scripted_) return false;
+    const studio::StudioSettings s = currentSettings();
+    const QString key = studio::StudioSettings::generatorKey(QString::fromStdString(g->source.string()));
+    GeneratorSetupDialog dialog(*g, s.generatorParams.value(key), this);
+    if (dialog.exec() != QDialog::Accepted) return false;
+    settingsPanel_->setGeneratorParams(key, dialog.values());
+    settings_.generatorParams[key] = dialog.values();
+    updateForecast();
+    return true;
 }
 
-StudioSettings MainWindow::currentSettings() const {
-    StudioSettings s = settings_;
+studio::StudioSettings MainWindow::currentSettings() const {
+    studio::StudioSettings s = settings_;
     settingsPanel_->applyTo(s);
     return s;
 }
@@ -305,223 +278,7 @@ bool MainWindow::openPicture(const QString& path) {
     return true;
 }
 
-bool MainWindow::generate() {
-    if (runs_.isRunning()) return false;
-    if (inputPanel_->picture().isEmpty()) {
-        report(tr("No picture"), tr("Open a picture first (Ctrl+O), or drop one on the window."));
-        return false;
-    }
-    StudioSettings s = currentSettings();
-    s.guardEnabled = guardPanel_->guardEnabled();
-    if (s.guardEnabled) {
-        QString error;
-        const auto params = guardPanel_->params(&error);
-        if (!params) {
-            report(tr("The guard's thresholds are not valid"), error);
-            return false;
-        }
-        s.guard = *params;
-        // Wait for the forecast too: the larger of the two needs.
-        if (forecastPanel_->waitForFit()) {
-            updateForecast();
-            if (const auto need = forecastPanel_->need()) {
-                s.guard.need = std::max(s.guard.need.value_or(0), *need);
-                spdlog::info("the guard waits for {} available: {}", formatBytes(*s.guard.need),
-                             forecastPanel_->verdict().text);
-            }
-        }
-    }
-    settings_ = s;
-
-    const GeneratorDef* generator = s.generator.isEmpty() ? nullptr : findGenerator(s.generator);
-    if (!s.generator.isEmpty() && !generator) {
-        report(tr("Cannot use the generator"),
-               tr("%1 is no longer there or no longer valid; choose another pipeline.").arg(s.generator));
-        return false;
-    }
-    RunRecord record;
-    try {
-        record = history_.create(inputPanel_->picture(),
-                                 generator ? QString::fromStdString(generator->name)
-                                           : QString::fromStdString(s.run.pipeline),
-                                 QString::fromUtf8(choiceName(s.run.mode).data()),
-                                 settingsJson(s, inputPanel_->picture()));
-        record.output = record.filePath(
-            generator ? QStringLiteral("mesh.") + QString::fromStdString(generator->format)
-                      : QStringLiteral("mesh.glb"));
-        record.trace = record.filePath(QStringLiteral("trace.jsonl"));
-        record.cutout = record.filePath(QStringLiteral("cutout.png"));
-        history_.save(record);
-    } catch (const stageload::Error& e) {
-        report(tr("Cannot keep the run in the history"), QString::fromStdString(e.what()));
-        return false;
-    }
-
-    GenerateRequest request;
-    request.input = record.input;
-    request.output = record.output;
-    request.trace = record.trace;
-    request.cutout = record.cutout;
-    request.run = s.run;
-    request.guardEnabled = s.guardEnabled;
-    request.guard = s.guard;
-    if (generator) {
-        request.generator = *generator;
-        request.runDir = record.dir;
-        request.stageloadCommand = QString::fromStdString(
-            stageloadCommandNear(QCoreApplication::applicationFilePath().toStdString()).string());
-    }
-    if (!runs_.start(std::move(request))) return false;
-    running_ = record;
-
-    eta_.learn(refreshHistory(), record.pipeline, record.loadMode);  // the new run is listed too
-    inputPanel_->clearCutout();
-    chart_->beginRun(tr("%1, %2").arg(QFileInfo(record.input).fileName(),
-                                      generator ? record.pipeline : record.loadMode));
-    // The forecast as a stepped line, and a warning the moment a stage goes past it.
-    std::vector<std::pair<std::string, std::int64_t>> forecast;
-    for (const auto& stage : forecastPanel_->forecast().stages)
-        if (stage.peak) forecast.emplace_back(stage.stage, *stage.peak);
-    chart_->setForecast(std::move(forecast));
-    stageIndex_ = -1;
-    stage_.clear();
-    percent_ = -1.0;
-    progress_->setRange(0, static_cast<int>(stages_.size()));
-    progress_->setValue(0);
-    progress_->setFormat(s.guardEnabled ? tr("Waiting for the guard…") : tr("Starting…"));
-    progress_->show();
-    tick_.start();
-    spdlog::info("generate {} ({}, seed {}, texture {}, {} triangles)", record.input.toStdString(),
-                 record.loadMode.toStdString(), s.run.seed, s.run.textureSize, s.run.triangles);
-    updateActions();
-    return true;
-}
-
-void MainWindow::cancel() {
-    if (!runs_.isRunning()) return;
-    spdlog::info("cancel requested");
-    progress_->setFormat(tr("Cancelling…"));
-    runs_.cancel();
-}
-
-void MainWindow::onStage(const QString& stage, int index, int count, bool begins) {
-    if (!begins) {
-        progress_->setValue(index + 1);
-        return;
-    }
-    stageIndex_ = index;
-    stage_ = stage;
-    percent_ = -1.0;
-    stageClock_.start();
-    progress_->setRange(0, count);  // 0: a generator's stages are not known ahead (busy bar)
-    updateProgress();
-}
-
-void MainWindow::updateProgress() {
-    if (guardActive_ && guardState_ == GuardState::Waiting) {
-        const double waited = guardSeconds_ + guardClock_.elapsed() / 1000.0;
-        guardPanel_->showState(guardState_, guardReason_, waited);
-        progress_->setFormat(tr("Waiting for room: %1 s").arg(static_cast<int>(waited)));
-    }
-    if (progress_->maximum() == 0 && !stage_.isEmpty()) {  // a generator
-        progress_->setFormat(percent_ >= 0 ? tr("%1 · %2 %").arg(stage_).arg(static_cast<int>(percent_))
-                                           : stage_);
-        statusBar()->showMessage(progress_->format());
-        return;
-    }
-    if (stageIndex_ < 0 || stageIndex_ >= stages_.size()) return;
-    QString text = tr("%1 (%2/%3)").arg(stages_[stageIndex_]).arg(stageIndex_ + 1).arg(stages_.size());
-    if (const auto left = eta_.remaining(stages_, stageIndex_, stageClock_.elapsed() / 1000.0))
-        text += tr(" · about %1 s left").arg(static_cast<int>(std::ceil(*left)));
-    progress_->setFormat(text);
-}
-
-void MainWindow::onGuard(GuardState state, const QString& reason, double secondsInState) {
-    guardActive_ = true;
-    guardState_ = state;
-    guardReason_ = reason;
-    guardSeconds_ = secondsInState;
-    guardClock_.start();
-    guardPanel_->showState(state, reason, secondsInState);
-    guardLabel_->setText(tr("Guard: %1").arg(QString::fromLatin1(toString(state))));
-    guardLabel_->setToolTip(QString::fromStdString(guardReasonInWords(reason.toStdString())));
-    updateProgress();
-}
-
-void MainWindow::onRunFinished(const GenerateOutcome& outcome) {
-    tick_.stop();
-    progress_->hide();
-    chart_->endRun();
-    guardActive_ = false;
-    if (outcome.end != RunEnd::Stopped) guardPanel_->showIdle();
-    guardLabel_->clear();
-
-    if (running_) {
-        RunRecord& r = *running_;
-        try {  // the next forecast learns from this run
-            if (const auto point = runPointOf(readTrace(r.trace.toStdString()), r.trace.toStdString()))
-                forecastPanel_->addRun(*point);
-        } catch (const stageload::Error& e) {
-            spdlog::warn("forecast: {}", e.what());
-        }
-        r.status = toStatus(outcome.end);
-        r.message = outcome.end == RunEnd::Done ? outcome.notices.join(QLatin1Char('\n')) : outcome.message;
-        r.seconds = outcome.seconds;
-        r.stageSeconds = outcome.stageSeconds;
-        if (outcome.mesh) {
-            r.vertices = static_cast<qint64>(outcome.mesh->vertexCount());
-            r.triangles = static_cast<qint64>(outcome.mesh->triangleCount());
-        }
-        r.summary = outcome.summary;
-        if (!QFileInfo::exists(r.output)) r.output.clear();
-        if (!QFileInfo::exists(r.cutout)) r.cutout.clear();
-        try {
-            history_.save(r);
-        } catch (const stageload::Error& e) {
-            spdlog::warn("history: {}", e.what());
-        }
-        if (outcome.end == RunEnd::Done) eta_.record(r);
-        if (outcome.end == RunEnd::Done) meshFile_ = r.output;
-        running_.reset();
-    }
-
-    switch (outcome.end) {
-        case RunEnd::Done:
-            mesh_ = outcome.mesh;
-            meshPanel_->view()->setMesh(*outcome.mesh);
-            // Without weights the classical cut-out was used: the way to better masks is one
-            // click away, right under the note that says so.
-            meshPanel_->setNotes(outcome.notices,
-                                 outcome.maskSource == QLatin1String("classical") &&
-                                         !outcome.notices.isEmpty() &&
-                                         !removerInstalled(stageload::RemoverChoice::U2NetP)
-                                     ? tr("Install the learned background remover…")
-                                     : QString());
-            for (const auto& n : outcome.notices) spdlog::warn("{}", n.toStdString());
-            spdlog::info("done: {} (mesh {}{})", outcome.message.toStdString(),
-                         outcome.meshCheck.toStdString(),
-                         outcome.maskSource.isEmpty() ? "" : "; subject from " + outcome.maskSource.toStdString());
-            // The first note where the eye is at the end of a run; all of them above the view.
-            statusBar()->showMessage(outcome.notices.isEmpty()
-                                         ? tr("Done: %1").arg(outcome.message)
-                                         : tr("Done, with a note: %1").arg(outcome.notices.front()));
-            break;
-        case RunEnd::Cancelled:
-            spdlog::info("{}", outcome.message.toStdString());
-            statusBar()->showMessage(tr("Cancelled"));
-            break;
-        case RunEnd::Failed:
-        case RunEnd::Stopped:
-            statusBar()->showMessage(outcome.title);
-            report(outcome.title, outcome.message);
-            break;
-    }
-    refreshHistory();
-    updateActions();
-    emit runFinished(outcome);
-}
-
-QList<RunRecord> MainWindow::refreshHistory(QStringList* broken) {
+QList<studio::RunRecord> MainWindow::refreshHistory(QStringList* broken) {
     const auto runs = history_.list(broken);
     historyPanel_->setRecords(runs);
     return runs;
@@ -585,8 +342,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings_.windowGeometry = saveGeometry();
     settings_.windowState = saveState();
     QSettings qs;
-    saveSettings(qs, settings_);
+    studio::saveSettings(qs, settings_);
     event->accept();
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

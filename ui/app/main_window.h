@@ -31,20 +31,22 @@ class QSplitter;
 namespace stageload::chart {
 class MemoryChart;
 }
-namespace stageload::ui {
+namespace stageload::view {
 class MeshPanel;
 }
-
 namespace stageload::studio {
+class GuardPanel;
+}
+
+namespace stageload::app {
 
 class ForecastPanel;
 class InputPanel;
 class SettingsPanel;
-class GuardPanel;
 class HistoryPanel;
 class LogPane;
 using chart::MemoryChart;
-using ui::MeshPanel;
+using view::MeshPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -67,8 +69,16 @@ public:
     bool overlayTrace(const QString& path, const QString& when = {});
     /// Writes the mesh on show to `path` (.glb, or .obj with .mtl and .png beside it).
     bool exportMeshTo(const QString& path);
-    /// Starts a run of the current picture; false (with a message) when it cannot start.
+    /// Starts a run of the current picture; false (with a message) when it cannot start
+    /// (refusalCode() then says why, as `stageload run` would exit).
     bool generate();
+    /// 127 when the last generate() was refused because its generator is not set up (what its
+    /// definition "requires" is missing), else 1.
+    int refusalCode() const { return refusalCode_; }
+    /// Params the scripted mode gives (--param KEY=VALUE): over the saved ones of every run.
+    void setScriptParams(const std::map<std::string, std::string>& params) { scriptParams_ = params; }
+    /// Opens the chosen generator's Set up form; true when it was saved.
+    bool setUpGenerator();
     void cancel();
     /// Runs the installer of a learned background remover (with its progress dialog) and
     /// updates the remover menu; true when it is installed.
@@ -85,7 +95,7 @@ public:
 
     MeshPanel* meshPanel() const { return meshPanel_; }
     MemoryChart* chart() const { return chart_; }
-    GuardPanel* guardPanel() const { return guardPanel_; }
+    studio::GuardPanel* guardPanel() const { return guardPanel_; }
     InputPanel* inputPanel() const { return inputPanel_; }
     SettingsPanel* settingsPanel() const { return settingsPanel_; }
     ForecastPanel* forecastPanel() const { return forecastPanel_; }
@@ -111,14 +121,14 @@ private:
     void updateProgress();
     void updateRecentMenu();
     /// Lists the history once, shows it, and returns it (`broken`: runs that could not be read).
-    QList<RunRecord> refreshHistory(QStringList* broken = nullptr);
-    StudioSettings currentSettings() const;
+    QList<studio::RunRecord> refreshHistory(QStringList* broken = nullptr);
+    studio::StudioSettings currentSettings() const;
     /// Forecasts the run the picture and settings describe (again, after a change).
     void updateForecast();
 
     void onStage(const QString& stage, int index, int count, bool begins);
     void onGuard(stageload::GuardState state, const QString& reason, double secondsInState);
-    void onRunFinished(const GenerateOutcome& outcome);
+    void onRunFinished(const studio::GenerateOutcome& outcome);
     void openRun(const QString& id);
     void overlayRun(const QString& id);
     void deleteRun(const QString& id);
@@ -131,21 +141,23 @@ private:
     /// The generator editor for `def` (nullptr: a new one); a saved file becomes the pipeline.
     void editGenerator(const GeneratorDef* def);
 
-    StudioSettings settings_;
+    studio::StudioSettings settings_;
     GeneratorCatalog generators_;
-    RunHistory history_;
-    EtaModel eta_;
-    RunController runs_;
-    std::optional<RunRecord> running_;      ///< the record of the run in progress
+    studio::RunHistory history_;
+    studio::EtaModel eta_;
+    worker::RunController runs_;
+    std::optional<studio::RunRecord> running_;      ///< the record of the run in progress
     std::shared_ptr<const TexturedMesh> mesh_;  ///< the mesh on show, for export
     QString meshFile_;
     bool scripted_ = false;
+    int refusalCode_ = 1;
+    std::map<std::string, std::string> scriptParams_;
     const QString blender_;  ///< blender on PATH at start ("" when none): not searched per update
 
     InputPanel* inputPanel_ = nullptr;
     SettingsPanel* settingsPanel_ = nullptr;
     ForecastPanel* forecastPanel_ = nullptr;
-    GuardPanel* guardPanel_ = nullptr;
+    studio::GuardPanel* guardPanel_ = nullptr;
     HistoryPanel* historyPanel_ = nullptr;
     LogPane* logPane_ = nullptr;
     MemoryChart* chart_ = nullptr;
@@ -180,4 +192,4 @@ private:
     QElapsedTimer guardClock_;
 };
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

@@ -25,6 +25,7 @@
 
 #include "engine/api/run_meta.h"
 #include "engine/media/mesh_files.h"
+#include "engine/media/mesh_formats.h"
 #include "guard/trace/trace_reader.h"
 #include "ui/app/blender_launcher.h"
 #include "ui/app/generator_editor.h"
@@ -35,12 +36,26 @@
 #include "ui/chart/memory_chart.h"
 #include "ui/view/mesh_panel.h"
 
-namespace stageload::studio {
+namespace stageload::app {
 namespace {
 
-const QStringList kMeshSuffixes{"glb", "gltf", "obj"};
-
 QString suffixOf(const QString& path) { return QFileInfo(path).suffix().toLower(); }
+
+const MeshFormatInfo* formatOf(const QString& path) { return meshFormatOf(path.toStdString()); }
+
+QString fromView(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+// "glTF binary (*.glb)": a save dialog's filter for one format.
+QString dialogFilter(const MeshFormatInfo& f) {
+    return MainWindow::tr("%1 (*%2)").arg(fromView(f.dialogName), fromView(f.extension));
+}
+
+// "Meshes (*.glb *.gltf *.obj *.ply)": the open dialog's filter, every format that reads.
+QString openMeshFilter() {
+    QStringList patterns;
+    for (const auto& f : meshFormats()) patterns << QLatin1Char('*') + fromView(f.extension);
+    return MainWindow::tr("Meshes (%1)").arg(patterns.join(QLatin1Char(' ')));
+}
 
 // What a run is called on the chart: its picture and load mode (or generator) from the trace's
 // start line, else the file's name ("trace.jsonl" says nothing: its folder's name then).
@@ -72,7 +87,7 @@ void MainWindow::buildActions() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open &Mesh…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a mesh"), settings_.lastOpenDir,
-                                                          tr("Meshes (*.glb *.gltf *.obj)"));
+                                                          openMeshFilter());
         if (!path.isEmpty()) openMesh(path);
     });
     file->addAction(tr("Open &Trace…"), this, [this] {
@@ -196,7 +211,7 @@ bool MainWindow::overlayTrace(const QString& path, const QString& when) {
 
 bool MainWindow::openFile(const QString& path) {
     const QString suffix = suffixOf(path);
-    if (kMeshSuffixes.contains(suffix)) return openMesh(path);
+    if (formatOf(path)) return openMesh(path);
     if (suffix == QLatin1String("jsonl")) return openTrace(path);
     return openPicture(path);
 }
@@ -218,7 +233,7 @@ void MainWindow::openRun(const QString& id) {
     if (!r->trace.isEmpty() && QFileInfo::exists(r->trace)) openTrace(r->trace);
     if (!r->output.isEmpty() && QFileInfo::exists(r->output)) openMesh(r->output);
     // Its settings in the panel: what it was run with is in view, and Generate runs it again.
-    StudioSettings s = currentSettings();
+    studio::StudioSettings s = currentSettings();
     std::vector<std::string> ignored;
     s.run = runSettingsFromMeta(
         nlohmann::json::parse(QJsonDocument(r->settings).toJson().toStdString(), nullptr, false), s.run,
@@ -261,25 +276,34 @@ void MainWindow::deleteRun(const QString& id) {
 
 void MainWindow::exportMesh() {
     if (meshFile_.isEmpty() && !mesh_) return;
-    const bool obj = settings_.exportFormat == QLatin1String("obj");
-    const QString glbFilter = tr("glTF binary (*.glb)"), objFilter = tr("Wavefront OBJ (*.obj)");
-    QString filter = obj ? objFilter : glbFilter;
+    // One filter per format that writes; the last one used is chosen first.
+    QStringList filters;
+    const MeshFormatInfo* chosen = nullptr;
+    for (const auto& f : meshFormats()) {
+        if (!f.write) continue;
+        filters << dialogFilter(f);
+        if (!chosen || fromView(f.word) == settings_.exportFormat) chosen = &f;
+    }
+    QString filter = dialogFilter(*chosen);
     const QString base = QFileInfo(inputPanel_->picture()).completeBaseName();
     QString path = QFileDialog::getSaveFileName(
         this, tr("Export mesh"),
         settings_.lastOpenDir + QLatin1Char('/') + (base.isEmpty() ? QStringLiteral("mesh") : base) +
-            (obj ? QStringLiteral(".obj") : QStringLiteral(".glb")),
-        glbFilter + QStringLiteral(";;") + objFilter, &filter);
+            fromView(chosen->extension),
+        filters.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty()) return;
-    if (!kMeshSuffixes.contains(suffixOf(path)))
-        path += filter == objFilter ? QStringLiteral(".obj") : QStringLiteral(".glb");
+    if (const auto* f = formatOf(path); !f || !f->write) {  // no extension typed: the filter's
+        for (const auto& g : meshFormats())
+            if (g.write && dialogFilter(g) == filter) path += fromView(g.extension);
+    }
     exportMeshTo(path);
 }
 
 bool MainWindow::exportMeshTo(const QString& path) {
-    const QString suffix = suffixOf(path);
-    if (suffix != QLatin1String("glb") && suffix != QLatin1String("obj")) {
-        report(tr("Cannot export the mesh"), tr("%1: export as .glb or .obj").arg(path));
+    const MeshFormatInfo* format = formatOf(path);
+    if (!format || !format->write) {
+        report(tr("Cannot export the mesh"),
+               tr("%1: export as %2").arg(path, QString::fromStdString(writableMeshExtensions())));
         return false;
     }
     if (!mesh_ && meshFile_.isEmpty()) {
@@ -289,11 +313,8 @@ bool MainWindow::exportMeshTo(const QString& path) {
     try {
         // A mesh opened from a file is exported as it was read.
         const TexturedMesh mesh = mesh_ ? *mesh_ : readMeshFile(meshFile_.toStdString());
-        if (suffix == QLatin1String("obj"))
-            writeObj(mesh, path.toStdString());
-        else
-            writeGlb(mesh, path.toStdString());
-        settings_.exportFormat = suffix;
+        format->write(mesh, path.toStdString());
+        settings_.exportFormat = fromView(format->word);
         meshFile_ = QFileInfo(path).absoluteFilePath();
         spdlog::info("exported {}", path.toStdString());
         statusBar()->showMessage(tr("Exported %1").arg(path));
@@ -379,4 +400,4 @@ void MainWindow::editGenerator(const GeneratorDef* def) {
     editor.exec();
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

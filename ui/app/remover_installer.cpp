@@ -6,9 +6,9 @@
 #include <QProgressDialog>
 
 #include "engine/api/weights.h"
-#include "engine/base/data_dirs.h"
+#include "guard/base/data_dirs.h"
 
-namespace stageload::studio {
+namespace stageload::app {
 
 QString RemoverInstaller::script() {
     if (const QString given = qEnvironmentVariable("STAGELOAD_INSTALL_WEIGHTS"); !given.isEmpty()) return given;
@@ -58,4 +58,4 @@ bool RemoverInstaller::run(QWidget* parent, RemoverChoice remover, bool quiet) {
     return ok;
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

@@ -3,7 +3,7 @@
 // install-weights.sh (packaging/ in the sources, shipped in <prefix>/share/stageload) (which fetches, checks by hash and converts the weights) into the
 // folder the engine reads, with its progress in a dialog that can cancel it.
 //
-//   if (stageload::studio::RemoverInstaller::run(this, stageload::RemoverChoice::U2NetP))
+//   if (stageload::app::RemoverInstaller::run(this, stageload::RemoverChoice::U2NetP))
 //       settingsPanel->updateRemovers();
 //
 // GUI thread only. Throws nothing: failures are shown and reported through the result.
@@ -15,7 +15,7 @@
 
 class QWidget;
 
-namespace stageload::studio {
+namespace stageload::app {
 
 class RemoverInstaller {
 public:
@@ -30,4 +30,4 @@ public:
     static bool run(QWidget* parent, RemoverChoice remover, bool quiet = false);
 };
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

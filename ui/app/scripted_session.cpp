@@ -12,7 +12,7 @@
 #include "ui/view/mesh_panel.h"
 #include "ui/view/mesh_view.h"
 
-namespace stageload::studio {
+namespace stageload::app {
 
 ScriptedSession::ScriptedSession(MainWindow& window, ScriptOptions options, QElapsedTimer launch)
     : window_(window), options_(std::move(options)), launch_(launch) {
@@ -28,7 +28,7 @@ void ScriptedSession::begin() {
         *once = true;
         QTimer::singleShot(0, this, &ScriptedSession::onFirstFrame);
     };
-    connect(window_.meshPanel()->view(), &stageload::ui::MeshView::frameRendered, this, shown,
+    connect(window_.meshPanel()->view(), &stageload::view::MeshView::frameRendered, this, shown,
             Qt::SingleShotConnection);
     QTimer::singleShot(10000, this, shown);
 }
@@ -45,24 +45,24 @@ void ScriptedSession::onFirstFrame() {
     }
     if (!window_.generate()) {
         std::fprintf(stderr, "stageload-studio: the run could not start (see the messages above)\n");
-        if (options_.quitWhenDone) finish(1);
+        if (options_.quitWhenDone) finish(window_.refusalCode());
         return;
     }
     if (options_.benchmark) probe_.start();
 }
 
-void ScriptedSession::onRunFinished(const GenerateOutcome& outcome) {
+void ScriptedSession::onRunFinished(const studio::GenerateOutcome& outcome) {
     if (!options_.generate) return;
     probe_.stop();
     if (options_.benchmark) {
         const auto s = probe_.stats();
-        std::printf("run: %.2f s (%s)\n", outcome.seconds, qPrintable(toStatus(outcome.end)));
+        std::printf("run: %.2f s (%s)\n", outcome.seconds, qPrintable(studio::toStatus(outcome.end)));
         std::printf("GUI event latency during the run: p50 %.1f ms, p99 %.1f ms, max %.1f ms "
                     "(%d ticks of a 10 ms timer)\n",
                     s.p50, s.p99, s.max, s.ticks);
         std::fflush(stdout);
     }
-    if (outcome.end != RunEnd::Done) {
+    if (outcome.end != studio::RunEnd::Done) {
         std::fprintf(stderr, "stageload-studio: %s: %s\n", qPrintable(outcome.title),
                      qPrintable(outcome.message));
         // A run the guard stopped exits 3, as `stageload run` and `stageload guard` do.
@@ -99,4 +99,4 @@ void ScriptedSession::finish(int exitCode) {
     QCoreApplication::exit(exitCode);
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

@@ -19,9 +19,9 @@
 #include <QString>
 
 #include "ui/app/latency_probe.h"
-#include "ui/worker/generate_request.h"
+#include "ui/studio/generate_request.h"
 
-namespace stageload::studio {
+namespace stageload::app {
 
 class MainWindow;
 
@@ -43,7 +43,7 @@ public:
 
 private:
     void onFirstFrame();
-    void onRunFinished(const GenerateOutcome& outcome);
+    void onRunFinished(const studio::GenerateOutcome& outcome);
     void finish(int exitCode);
     bool saveScreenshot();
 
@@ -55,4 +55,4 @@ private:
     int exitCode_ = 0;
 };
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

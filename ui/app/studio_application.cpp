@@ -9,9 +9,9 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/api/failure.h"
-#include "engine/base/data_dirs.h"
+#include "guard/base/data_dirs.h"
 
-namespace stageload::studio {
+namespace stageload::app {
 
 StudioApplication::StudioApplication(int& argc, char** argv) : QApplication(argc, argv) {
     setOrganizationName(QStringLiteral("Stageload"));
@@ -61,4 +61,4 @@ void StudioApplication::report(const QString& message) {
     reporting_ = false;
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

@@ -4,14 +4,14 @@
 // dialog, and the app goes on. In scripted mode (no one to read a dialog) it is printed and
 // the app quits with exit code 70.
 //
-//   stageload::studio::StudioApplication app(argc, argv);
+//   stageload::app::StudioApplication app(argc, argv);
 //   app.setScripted(options.any());
 //   return app.exec();
 
 #include <QApplication>
 #include <QIcon>
 
-namespace stageload::studio {
+namespace stageload::app {
 
 class StudioApplication : public QApplication {
 public:
@@ -37,4 +37,4 @@ private:
     int caught_ = 0;
 };
 
-}  // namespace stageload::studio
+}  // namespace stageload::app

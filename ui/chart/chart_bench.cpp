@@ -12,7 +12,7 @@
 #include <QElapsedTimer>
 #include <qcustomplot.h>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "guard/trace/trace_reader.h"
 #include "ui/chart/memory_chart.h"
 

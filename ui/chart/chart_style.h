@@ -1,5 +1,6 @@
 #pragma once
-// Colours and sizes of the memory chart, in one place (internal to ui/chart).
+// Colours and sizes of the memory chart, in one place (internal to ui/chart); each series' own
+// colour, name and width are its row in chart_series.h.
 //
 //   graph->setPen(chart::style::seriesPen(chart::Series::Footprint));        // the primary run
 //   graph->setPen(chart::style::seriesPen(chart::Series::Footprint, 0));     // the first overlay
@@ -8,61 +9,21 @@
 // footprint in a colour of its own. Pure
 // functions, thread-safe (they only build values).
 
-#include <array>
-
 #include <QColor>
 #include <QPen>
 #include <QString>
 #include <cstddef>
 
-namespace stageload::chart {
-
-/// The lines the chart draws for a run.
-// Available memory is drawn as a percentage on the right axis (Level), the way the guard's
-// --wait-free and --kill-free read it: in GiB beside a small process on a big machine it would
-// flatten every other line.
-// Command: a generator's own footprint from the trace it writes (the "command_footprint" key of
-// the run's samples), beside its whole group's.
-enum class Series { Footprint, Swap, Gpu, Level, Command };
-/// Every series, in legend order: the one list the chart, its hover and its graphs iterate.
-inline constexpr std::array<Series, 5> kAllSeries{Series::Footprint, Series::Command, Series::Swap,
-                                                  Series::Gpu, Series::Level};
-inline constexpr std::size_t kSeriesCount = kAllSeries.size();
-
-}  // namespace stageload::chart
+#include "ui/chart/chart_series.h"
 
 namespace stageload::chart::style {
 
 inline QColor seriesColor(Series s) {
-    switch (s) {
-        case Series::Footprint:
-            return QColor(0x15, 0x65, 0xc0);  // blue
-        case Series::Level:
-            return QColor(0x2e, 0x7d, 0x32);  // green
-        case Series::Swap:
-            return QColor(0xc6, 0x28, 0x28);  // red
-        case Series::Gpu:
-            return QColor(0x6a, 0x1b, 0x9a);  // purple
-        case Series::Command:
-            return QColor(0x42, 0xa5, 0xf5);  // light blue: part of the footprint's group
-    }
-    return Qt::black;
+    return QColor::fromRgb(static_cast<QRgb>(0xff000000u | seriesInfo(s).rgb));
 }
 
 inline QString seriesName(Series s) {
-    switch (s) {
-        case Series::Footprint:
-            return QStringLiteral("footprint");
-        case Series::Swap:
-            return QStringLiteral("swap used");
-        case Series::Gpu:
-            return QStringLiteral("GPU memory");
-        case Series::Level:
-            return QStringLiteral("available % (right axis)");
-        case Series::Command:
-            return QStringLiteral("own footprint");
-    }
-    return {};
+    return QString::fromUtf8(seriesInfo(s).name);
 }
 
 /// The run a pen is for: the primary one, or overlay 0, 1, 2 ...
@@ -79,8 +40,7 @@ inline QColor overlayFootprintColor(int overlay) {
 
 /// The primary run solid; overlay `n` dashed, with a dash pattern and footprint colour of its own.
 inline QPen seriesPen(Series s, int run = kPrimaryRun) {
-    const double width = s == Series::Footprint ? 2.6 : 1.4;
-    if (run == kPrimaryRun) return QPen(seriesColor(s), width);
+    if (run == kPrimaryRun) return QPen(seriesColor(s), seriesInfo(s).width);
     QColor c = s == Series::Footprint ? overlayFootprintColor(run) : seriesColor(s);
     c.setAlpha(190);
     QPen pen(c, s == Series::Footprint ? 2.0 : 1.2);

@@ -6,9 +6,10 @@
 #include <QSplitter>
 #include <qcustomplot.h>
 
-#include "engine/base/units.h"
-#include "guard/forecast/verdict.h"
+#include "guard/base/units.h"
 #include "ui/chart/chart_export.h"
+#include "ui/chart/event_marks.h"
+#include "ui/chart/forecast_line.h"
 #include "ui/chart/run_graphs.h"
 #include "ui/chart/stage_peak_table.h"
 
@@ -24,16 +25,6 @@ std::vector<ChartBand> toBands(const std::vector<StageWindow>& windows) {
     bands.reserve(windows.size());
     for (const auto& w : windows) bands.push_back({QString::fromStdString(w.name), w.start, w.end});
     return bands;
-}
-
-QCPGraph* addKeyGraph(QCustomPlot* plot, const QString& name, QCPScatterStyle::ScatterShape shape,
-                      const QColor& color) {
-    QCPGraph* g = plot->addGraph();
-    g->setName(name);
-    g->setLineStyle(QCPGraph::lsNone);
-    g->setScatterStyle(QCPScatterStyle(shape, color, color, 8));
-    g->removeFromLegend();
-    return g;
 }
 
 }  // namespace
@@ -108,11 +99,7 @@ void MemoryChart::setupPlot() {
     bandItem_ = new StageBandItem(plot_, plot_->xAxis);  // the plot owns its items
     bandItem_->setLayer(QStringLiteral("bands"));
 
-    forecastGraph_ = plot_->addGraph();
-    forecastGraph_->setName(tr("forecast"));
-    forecastGraph_->setPen(QPen(QColor(0x6d, 0x4c, 0x41), 1.5, Qt::DashDotLine));
-    forecastGraph_->setLineStyle(QCPGraph::lsLine);
-    forecastGraph_->removeFromLegend();
+    forecast_ = std::make_unique<ForecastLine>(plot_);
 
     cursor_ = new QCPItemStraightLine(plot_);
     cursor_->setLayer(QStringLiteral("cursor"));
@@ -139,11 +126,7 @@ void MemoryChart::setupPlot() {
     plot_->legend->setColumnSpacing(12);
     plot_->legend->setSelectableParts(QCPLegend::spNone);
 
-    loadKey_ = addKeyGraph(plot_, tr("load"), QCPScatterStyle::ssTriangle, style::loadColor());
-    reloadKey_ =
-        addKeyGraph(plot_, tr("reload"), QCPScatterStyle::ssTriangle, style::reloadColor());
-    releaseKey_ = addKeyGraph(plot_, tr("release"), QCPScatterStyle::ssTriangleInverted,
-                              style::releaseColor());
+    marks_ = std::make_unique<EventMarks>(plot_);
 
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { stopFollowing(); });
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
@@ -155,16 +138,10 @@ void MemoryChart::setupPlot() {
 }
 
 void MemoryChart::clearPrimary(const QString& label) {
-    for (auto& [event, line] : ticks_) plot_->removeItem(line);
-    ticks_.clear();
-    for (auto& stop : stops_) {
-        plot_->removeItem(stop.line);
-        plot_->removeItem(stop.label);
-    }
-    stops_.clear();
+    marks_->clear();
     label_ = label;
     liveStage_.clear();
-    overStages_.clear();
+    forecast_->beginRun();
     run_.clear();
     graphs_ = std::make_unique<RunGraphs>(plot_, label, style::kPrimaryRun);
     bandItem_->setBands({});
@@ -184,15 +161,16 @@ void MemoryChart::beginRun(const QString& label) {
 void MemoryChart::appendSample(const MemorySample& sample) {
     run_.append(sample);
     graphs_->append(sample);
-    checkForecast(sample);
+    if (const auto peak = forecast_->exceeded(liveStage_, sample))
+        emit overForecast(QString::fromStdString(liveStage_), static_cast<double>(sample.footprint),
+                          static_cast<double>(*peak));
     scheduleRefresh();
 }
 
 void MemoryChart::appendEvent(const Event& event) {
     run_.append(event);
     if (event.kind == EventKind::Stage) liveStage_ = event.name;
-    addTick(event);
-    addStop(event);
+    addMark(event);
     scheduleRefresh();
 }
 
@@ -204,14 +182,11 @@ void MemoryChart::endRun() {
 
 void MemoryChart::showTrace(const Trace& trace, const QString& label) {
     clearPrimary(label);
-    forecast_.clear();
+    forecast_->clear();
     live_ = false;
     run_.reset(trace);
     graphs_->setData(run_);
-    for (const auto& e : run_.events()) {
-        addTick(e);
-        addStop(e);
-    }
+    for (const auto& e : run_.events()) addMark(e);
     updateTitle();
     resetView();
 }
@@ -291,63 +266,13 @@ void MemoryChart::updateTitle() {
     titleElement_->setText(text);
 }
 
-void MemoryChart::addTick(const Event& event) {
-    if (event.kind != EventKind::Load && event.kind != EventKind::Reload &&
-        event.kind != EventKind::Release)
-        return;
-    const bool release = event.kind == EventKind::Release;
-    auto* line = new QCPItemLine(plot_);  // the plot owns it
-    line->setLayer(QStringLiteral("ticks"));
-    line->setSelectable(false);
-    QColor color = release                           ? style::releaseColor()
-                   : event.kind == EventKind::Reload ? style::reloadColor()
-                                                     : style::loadColor();
-    QCPGraph* key = release ? releaseKey_ : event.kind == EventKind::Reload ? reloadKey_ : loadKey_;
-    if (!plot_->legend->hasItemWithPlottable(key)) legendDirty_ = true;
-    line->setPen(QPen(color, 1.6));
-    line->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 7, 9));
-    const double low = 1.0, high = 1.0 - style::kTickHeight;  // axis rect ratio: 1 = bottom
-    for (QCPItemPosition* p : {line->start, line->end}) {
-        p->setAxes(plot_->xAxis, plot_->yAxis);
-        p->setAxisRect(plot_->axisRect());
-        p->setTypeX(QCPItemPosition::ptPlotCoords);
-        p->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    }
-    line->start->setCoords(event.t, release ? high : low);  // load points up, release down
-    line->end->setCoords(event.t, release ? low : high);
-    ticks_.emplace_back(event, line);
+void MemoryChart::addMark(const Event& event) {
+    if (marks_->add(event)) legendDirty_ = true;
 }
 
-void MemoryChart::addStop(const Event& event) {
-    const auto stop = stopMarkOf(event);
-    if (!stop || !stops_.empty()) return;  // the first stop is the one that counts
-    const QString text = stop->reason.empty()         ? tr("stopped before %1").arg(QString::fromStdString(stop->stage))
-                         : stop->reason == kCancelledReason ? tr("cancelled")
-                                                        : tr("stopped by the guard: %1")
-                                                              .arg(QString::fromStdString(stop->reason));
-    auto* line = new QCPItemStraightLine(plot_);  // the plot owns both
-    line->setLayer(QStringLiteral("ticks"));
-    line->setSelectable(false);
-    line->setPen(QPen(style::stopColor(), 1.6, Qt::DashLine));
-    line->point1->setCoords(event.t, 0.0);
-    line->point2->setCoords(event.t, 1.0);
-    auto* label = new QCPItemText(plot_);
-    label->setLayer(QStringLiteral("ticks"));
-    label->setSelectable(false);
-    label->setClipToAxisRect(true);
-    label->position->setAxes(plot_->xAxis, plot_->yAxis);
-    label->position->setAxisRect(plot_->axisRect());
-    label->position->setTypeX(QCPItemPosition::ptPlotCoords);
-    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    label->position->setCoords(event.t, style::kStopLabelAt);
-    // Left of the line: a run stops where its data ends, so the right side is empty.
-    label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-    label->setText(text);
-    label->setColor(style::stopColor());
-    label->setBrush(QColor(255, 255, 255, 220));
-    label->setPadding(QMargins(4, 2, 4, 2));
-    stops_.push_back({text, line, label});
-}
+int MemoryChart::tickCount() const { return static_cast<int>(marks_->ticks().size()); }
+
+QString MemoryChart::stopLabel() const { return marks_->stopLabel(); }
 
 void MemoryChart::scheduleRefresh() {
     if (!refreshTimer_.isActive()) refreshTimer_.start();
@@ -403,57 +328,36 @@ void MemoryChart::flush() {
 }
 
 void MemoryChart::setForecast(std::vector<std::pair<std::string, std::int64_t>> stagePeaks) {
-    forecast_ = std::move(stagePeaks);
-    overStages_.clear();
+    forecast_->set(std::move(stagePeaks));
     updateForecastLine();
     legendDirty_ = true;
     scheduleRefresh();
 }
 
-int MemoryChart::forecastPointCount() const { return forecastGraph_->dataCount(); }
+int MemoryChart::forecastPointCount() const { return forecast_->pointCount(); }
 
 void MemoryChart::updateForecastLine() {
-    QVector<double> t, gib;
-    forecastTop_ = 0;
-    for (const auto& band : bandItem_->bands()) {
-        const auto it = std::find_if(forecast_.begin(), forecast_.end(),
-                                     [&](const auto& f) { return QString::fromStdString(f.first) == band.name; });
-        if (it == forecast_.end()) continue;
-        const double y = static_cast<double>(it->second) / kGiB;
-        t << band.start << std::max(band.end, band.start);
-        gib << y << y;
-        forecastTop_ = std::max(forecastTop_, static_cast<double>(it->second));
-    }
-    forecastGraph_->setData(t, gib, true);
-    if (forecastGraph_->visible() != !t.isEmpty()) legendDirty_ = true;
-    forecastGraph_->setVisible(!t.isEmpty());
-}
-
-void MemoryChart::checkForecast(const MemorySample& sample) {
-    if (forecast_.empty() || liveStage_.empty()) return;
-    if (std::find(overStages_.begin(), overStages_.end(), liveStage_) != overStages_.end()) return;
-    const auto it = std::find_if(forecast_.begin(), forecast_.end(),
-                                 [&](const auto& f) { return f.first == liveStage_; });
-    if (it == forecast_.end() || it->second <= 0) return;
-    if (sample.footprint <= needWithMargin(it->second)) return;
-    overStages_.push_back(liveStage_);
-    emit overForecast(QString::fromStdString(liveStage_), static_cast<double>(sample.footprint),
-                      static_cast<double>(it->second));
+    if (forecast_->update(bandItem_->bands())) legendDirty_ = true;
 }
 
 void MemoryChart::updateRanges() {
     double lastT = run_.lastT();
     double maxBytes = run_.maxBytes();
-    maxBytes = std::max(maxBytes, forecastTop_);
+    maxBytes = std::max(maxBytes, forecast_->top());
     for (const auto& o : overlays_) {
         lastT = std::max(lastT, o.run.lastT());
         maxBytes = std::max(maxBytes, o.run.maxBytes());
     }
     const double top = std::max(1.0, maxBytes / kGiB) / (1.0 - style::kHeadroom);
     plot_->yAxis->setRange(0.0, top);
-    bool level = graphs_->isShown(Series::Level);
-    for (const auto& o : overlays_) level = level || o.graphs->isShown(Series::Level);
-    plot_->yAxis2->setVisible(level);
+    // The right axis is there while a series on it is.
+    bool percent = false;
+    for (const Series s : kAllSeries) {
+        if (seriesInfo(s).axis != SeriesAxis::Percent) continue;
+        percent = percent || graphs_->isShown(s);
+        for (const auto& o : overlays_) percent = percent || o.graphs->isShown(s);
+    }
+    plot_->yAxis2->setVisible(percent);
     // A live run is followed on its own clock: an overlaid run of 350 s must not squash the
     // first seconds of the new one into a corner. Finished, the range takes every run in.
     if (following_) plot_->xAxis->setRange(0.0, std::max(1.0, (live_ ? run_.lastT() : lastT) * 1.01));
@@ -468,21 +372,11 @@ void MemoryChart::updateLegend() {
     int perRow = 0;
     for (Series s : kAllSeries)
         perRow += graphs_->isShown(s) ? 1 : 0;
-    if (forecastGraph_->visible()) {
-        forecastGraph_->addToLegend();
+    if (forecast_->visible()) {
+        forecast_->addToLegend();
         ++perRow;
     }
-    bool kinds[3] = {false, false, false};  // load, reload, release
-    for (const auto& tick : ticks_)
-        kinds[tick.first.kind == EventKind::Load     ? 0
-              : tick.first.kind == EventKind::Reload ? 1
-                                                     : 2] = true;
-    QCPGraph* keys[3] = {loadKey_, reloadKey_, releaseKey_};
-    for (int k = 0; k < 3; ++k) {
-        if (!kinds[k]) continue;
-        keys[k]->addToLegend();
-        ++perRow;
-    }
+    perRow += marks_->addLegendKeys();
     for (const auto& o : overlays_) {
         o.graphs->setLegendLabel(true);
         o.graphs->addToLegend();

@@ -56,7 +56,7 @@
 #include <QTimer>
 #include <QWidget>
 
-#include "engine/base/event.h"
+#include "guard/base/event.h"
 #include "guard/memory/readers.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
@@ -66,14 +66,13 @@
 
 class QCustomPlot;
 class QCPItemStraightLine;
-class QCPItemLine;
-class QCPItemText;
-class QCPGraph;
 class QCPTextElement;
 class QSplitter;
 
 namespace stageload::chart {
 
+class EventMarks;
+class ForecastLine;
 class RunGraphs;
 class StagePeakTable;
 
@@ -148,10 +147,10 @@ public:
     /// Whether series `s` of the primary run is drawn (series without data are hidden).
     bool isShown(Series s) const;
     /// Load, reload and release ticks drawn.
-    int tickCount() const { return static_cast<int>(ticks_.size()); }
+    int tickCount() const;
     /// The label of the line drawn where the primary run was stopped ("stopped by the guard:
     /// …", "cancelled", "stopped before texture"), or "" when it was not.
-    QString stopLabel() const { return stops_.empty() ? QString() : stops_.front().text; }
+    QString stopLabel() const;
     /// The primary run and its summary so far (always current, whatever was drawn).
     const RunData& run() const { return run_; }
     const Summary& summary() const { return run_.summary(); }
@@ -170,8 +169,7 @@ protected:
 private:
     void setupPlot();
     void clearPrimary(const QString& label);
-    void addTick(const Event& event);
-    void addStop(const Event& event);
+    void addMark(const Event& event);
     void scheduleRefresh();
     void refresh();
     void refreshSummary();
@@ -179,7 +177,6 @@ private:
     void updateLegend();
     void updateTitle();
     void updateForecastLine();
-    void checkForecast(const MemorySample& sample);
     void onMouseMove(const QPointF& pos);
     QString tickText(const QPointF& pos) const;
     QString readoutText(double t) const;
@@ -191,21 +188,12 @@ private:
     QCPTextElement* titleElement_ = nullptr;
     StageBandItem* bandItem_ = nullptr;
     QCPItemStraightLine* cursor_ = nullptr;
-    QCPGraph* loadKey_ = nullptr;
-    QCPGraph* reloadKey_ = nullptr;
-    QCPGraph* releaseKey_ = nullptr;
-    QCPGraph* forecastGraph_ = nullptr;
+    std::unique_ptr<ForecastLine> forecast_;
+    std::unique_ptr<EventMarks> marks_;
 
     RunData run_;
     QString label_;
     std::unique_ptr<RunGraphs> graphs_;
-    std::vector<std::pair<Event, QCPItemLine*>> ticks_;
-    struct Stop {
-        QString text;
-        QCPItemStraightLine* line;
-        QCPItemText* label;
-    };
-    std::vector<Stop> stops_;  ///< at most one: where the run was stopped
 
     struct Overlay {
         RunData run;
@@ -213,10 +201,7 @@ private:
     };
     std::vector<Overlay> overlays_;
 
-    std::vector<std::pair<std::string, std::int64_t>> forecast_;
-    std::string liveStage_;                ///< the live run's current stage
-    std::vector<std::string> overStages_;  ///< stages overForecast() fired for
-    double forecastTop_ = 0;               ///< bytes: the highest step drawn
+    std::string liveStage_;  ///< the live run's current stage
 
     QString title_;
     bool live_ = false;

@@ -5,7 +5,8 @@
 #include <QToolTip>
 #include <qcustomplot.h>
 
-#include "engine/base/units.h"
+#include "guard/base/units.h"
+#include "ui/chart/event_marks.h"
 #include "ui/chart/memory_chart.h"
 #include "ui/chart/run_graphs.h"
 
@@ -49,13 +50,12 @@ QStringList readout(const RunData& run, const RunGraphs& graphs, double t) {
         if (!graphs.isShown(series)) continue;
         const auto v = RunGraphs::plotValue(series, *s);
         if (!v) continue;
-        QString value = series == Series::Level
-                            ? QString::number(*v, 'f', 0) + QStringLiteral(" % available")
-                            : bytes(*v * kGiB);
-        if (series == Series::Level && s->available > 0)
-            value += QStringLiteral(" (%1)").arg(bytes(static_cast<double>(s->available)));
-        const QString name =
-            series == Series::Level ? QStringLiteral("level") : style::seriesName(series);
+        const auto& row = seriesInfo(series);
+        QString value = row.axis == SeriesAxis::Percent ? QString::number(*v, 'f', 0) + QStringLiteral(" %")
+                                                        : bytes(*v * kGiB);
+        if (const double detail = row.detailBytes ? row.detailBytes(*s) : 0.0; detail > 0)
+            value += QStringLiteral(" (%1)").arg(bytes(detail));
+        const QString name = QString::fromUtf8(row.readoutName);
         lines << QStringLiteral("<span style=\"color:%1\">&#9632;</span> %2: <b>%3</b>")
                      .arg(style::seriesColor(series).name(), name, value);
     }
@@ -77,7 +77,7 @@ QString MemoryChart::tickText(const QPointF& pos) const {
     if (pos.y() < zoneTop) return {};
     QStringList found;
     int more = 0;
-    for (const auto& [event, line] : ticks_) {
+    for (const auto& [event, line] : marks_->ticks()) {
         if (std::abs(plot_->xAxis->coordToPixel(event.t) - pos.x()) > kTickReachPx) continue;
         if (found.size() < kMaxTicksListed)
             found << describe(event);

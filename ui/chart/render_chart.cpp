@@ -2,7 +2,7 @@
 
 #include <qcustomplot.h>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "ui/chart/memory_chart.h"
 
 namespace stageload::chart {

@@ -10,7 +10,8 @@ RunData::RunData(Trace trace) {
 
 void RunData::forget() {
     ticks_ = 0;
-    hasAvailable_ = hasGpu_ = hasCommand_ = false;
+    hasAvailable_ = false;
+    hasValues_.fill(false);
     lastT_ = maxBytes_ = 0.0;
     ++revision_;
 }
@@ -46,17 +47,13 @@ void RunData::end() {
 
 void RunData::note(const MemorySample& s) {
     lastT_ = std::max(lastT_, s.t);
-    double top = static_cast<double>(std::max(s.footprint, s.swapUsed));
-    if (s.available > 0) hasAvailable_ = true;  // shown as a percentage: not part of the GiB axis
-    if (const auto gpu = gpuBytes(s)) {
-        hasGpu_ = true;
-        top = std::max(top, *gpu);
+    if (s.available > 0) hasAvailable_ = true;
+    for (std::size_t i = 0; i < kSeriesCount; ++i) {
+        const auto v = kSeriesTable[i].value(s);
+        if (!v) continue;
+        hasValues_[static_cast<std::size_t>(kSeriesTable[i].series)] = true;
+        if (kSeriesTable[i].axis == SeriesAxis::Bytes) maxBytes_ = std::max(maxBytes_, *v);
     }
-    if (const auto own = commandBytes(s)) {
-        hasCommand_ = true;
-        top = std::max(top, *own);
-    }
-    maxBytes_ = std::max(maxBytes_, top);
 }
 
 void RunData::note(const Event& e) {
@@ -88,19 +85,6 @@ std::string RunData::stageAt(double t) const {
         if (t >= w[k].start && (isLast ? t <= w[k].end : t < w[k].end)) return w[k].name;
     }
     return {};
-}
-
-std::optional<double> RunData::gpuBytes(const MemorySample& sample) {
-    for (const char* key : {"gpu", "cuda"})
-        for (const auto& [name, value] : sample.extra)
-            if (name == key) return value;
-    return std::nullopt;
-}
-
-std::optional<double> RunData::commandBytes(const MemorySample& sample) {
-    for (const auto& [name, value] : sample.extra)
-        if (name == kCommandFootprintKey) return value;
-    return std::nullopt;
 }
 
 }  // namespace stageload::chart

@@ -17,6 +17,7 @@
 // sampleAt() rely on it. Throws nothing but std::bad_alloc. Not thread-safe: use one thread (the
 // chart's GUI thread), references returned stay valid until the next append() or clear().
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "guard/trace/summary.h"
+#include "ui/chart/chart_series.h"
 #include "guard/trace/trace_reader.h"
 
 namespace stageload::chart {
@@ -58,24 +60,17 @@ public:
     int tickEvents() const { return ticks_; }
     /// Some sample carries "available" bytes (else the chart plots `level`, in percent).
     bool hasAvailable() const { return hasAvailable_; }
-    /// Some sample carries GPU memory (extra key "gpu", or "cuda" as the engine names it).
-    bool hasGpu() const { return hasGpu_; }
-    /// Some samples carry a generator's own footprint ("command_footprint").
-    bool hasCommand() const { return hasCommand_; }
+    /// Some sample has a value of `s` (GPU memory, a generator's own footprint, ...).
+    bool hasValues(Series s) const { return hasValues_[static_cast<std::size_t>(s)]; }
     /// t of the last sample or event, 0 when empty.
     double lastT() const { return lastT_; }
-    /// Largest footprint, swap, available or GPU value seen, in bytes (for the y range).
+    /// Largest value of a series on the bytes axis seen, in bytes (for the y range).
     double maxBytes() const { return maxBytes_; }
 
     /// The last sample at or before `t` (the first one when `t` is earlier), nullptr when empty.
     const MemorySample* sampleAt(double t) const;
     /// Name of the stage window that contains `t`, "" when there is none.
     std::string stageAt(double t) const;
-
-    /// GPU memory of `sample` in bytes: extra key "gpu", else "cuda"; nullopt when absent.
-    static std::optional<double> gpuBytes(const MemorySample& sample);
-    /// The "command_footprint" extra key: a generator's own footprint, from its trace.
-    static std::optional<double> commandBytes(const MemorySample& sample);
 
 private:
     void forget();
@@ -86,8 +81,7 @@ private:
     std::uint64_t revision_ = 0;
     int ticks_ = 0;
     bool hasAvailable_ = false;
-    bool hasGpu_ = false;
-    bool hasCommand_ = false;
+    std::array<bool, kSeriesCount> hasValues_{};
     double lastT_ = 0.0;
     double maxBytes_ = 0.0;
     mutable Summary summary_;

@@ -1,6 +1,6 @@
 #include "ui/chart/run_graphs.h"
 
-#include "engine/base/units.h"
+#include "guard/base/units.h"
 
 namespace stageload::chart {
 
@@ -9,7 +9,7 @@ RunGraphs::RunGraphs(QCustomPlot* plot, const QString& label, int run)
     // In reverse legend order, so the footprint is drawn on top of the others.
     for (auto it = kAllSeries.rbegin(); it != kAllSeries.rend(); ++it) {
         const Series s = *it;
-        QCPAxis* valueAxis = s == Series::Level ? plot->yAxis2 : plot->yAxis;
+        QCPAxis* valueAxis = seriesInfo(s).axis == SeriesAxis::Percent ? plot->yAxis2 : plot->yAxis;
         QCPGraph* g = plot->addGraph(plot->xAxis, valueAxis);
         g->setPen(style::seriesPen(s, run));
         g->setAntialiased(true);
@@ -30,21 +30,10 @@ RunGraphs::~RunGraphs() {
 }
 
 std::optional<double> RunGraphs::plotValue(Series s, const MemorySample& x) {
-    switch (s) {
-        case Series::Footprint:
-            return static_cast<double>(x.footprint) / kGiB;
-        case Series::Swap:
-            return static_cast<double>(x.swapUsed) / kGiB;
-        case Series::Gpu:
-            if (const auto gpu = RunData::gpuBytes(x)) return *gpu / kGiB;
-            return std::nullopt;
-        case Series::Level:
-            return x.level;
-        case Series::Command:
-            if (const auto own = RunData::commandBytes(x)) return *own / kGiB;
-            return std::nullopt;
-    }
-    return std::nullopt;
+    const auto& row = seriesInfo(s);
+    auto v = row.value(x);
+    if (v && row.axis == SeriesAxis::Bytes) *v /= kGiB;
+    return v;
 }
 
 void RunGraphs::append(const MemorySample& sample) {
@@ -66,9 +55,7 @@ bool RunGraphs::updateVisibility(const RunData& run) {
     const bool any = !run.samples().empty();
     bool changed = false;
     for (Series s : kAllSeries) {
-        bool show = any;
-        if (s == Series::Gpu) show = run.hasGpu();
-        if (s == Series::Command) show = run.hasCommand();
+        const bool show = any && (seriesInfo(s).always || run.hasValues(s));
         if (graph(s)->visible() != show) {
             graph(s)->setVisible(show);
             changed = true;

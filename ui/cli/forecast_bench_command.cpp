@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "engine/api/run_meta.h"
-#include "engine/base/data_dirs.h"
+#include "guard/base/data_dirs.h"
 #include "engine/core/image_tensor.h"
 #include "engine/media/image.h"
 #include "guard/forecast/forecast.h"

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/base/error.h"
-#include "engine/base/units.h"
+#include "guard/base/error.h"
+#include "guard/base/units.h"
 #include "guard/forecast/forecast.h"
 #include "guard/forecast/verdict.h"
 #include "guard/memory/system_memory.h"
@@ -38,7 +38,7 @@ int runForecast(const ForecastOptions& o) {
         throw UsageError("--generator and --cascade-scale forecast different runs: give one");
     if (!o.params.empty() && o.generator.empty())
         throw UsageError("--param goes with --generator");
-    const RunKey key = runKeyOf(plannedMeta(o.input, o.generator, o.params, o.run.settings(), o.cascadeScale));
+    const RunKey key = runKeyOf(plannedMeta(o.input, o.generator, o.params, o.run, o.cascadeScale));
 
     std::vector<std::filesystem::path> paths;
     const auto home = defaultHistoryDir();

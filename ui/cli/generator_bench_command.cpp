@@ -16,7 +16,7 @@
 #include <memory>
 #include <thread>
 
-#include "engine/base/data_dirs.h"
+#include "guard/base/data_dirs.h"
 #include "guard/generator/generator_run.h"
 #include "guard/memory/system_memory.h"
 #include "ui/cli/commands.h"
@@ -28,7 +28,7 @@ namespace {
 struct GeneratorBenchOptions {
     double scale = 3.0;
     double seconds = 5.0;
-    std::string cascade = (dataDir() / "generators" / "stageload-cascade.json").string();
+    std::string cascade = (shippedGeneratorDir() / "stageload-cascade.json").string();
     std::string out;
 };
 
@@ -54,8 +54,7 @@ GeneratorRunParams baseParams(const GeneratorDef& def, const std::filesystem::pa
     p.values.trace = dir / "command.trace.jsonl";
     p.values.stageload = thisProgram();
     p.trace = dir / "trace.jsonl";
-    p.guard.waitFree = 0;
-    p.guard.killFree = 0;
+    p.guard = guardOff();
     p.guard.poll = 0.5;
     return p;
 }

@@ -29,13 +29,8 @@ void addGuardCommand(CLI::App& app, Selected& selected) {
         try {
             if (command->empty())
                 throw UsageError("guard needs a command: stageload guard [flags] -- CMD ARGS...");
-            // --need forecast: the guard reads the run's settings from its command line.
-            GuardFlags given = *flags;
-            const auto need = given.given.find("need");
-            const bool forecast = need != given.given.end() && need->second == "forecast";
-            if (forecast) given.given.erase(need);
-            params = given.params();
-            if (forecast) {
+            params = flags->params();
+            if (params.needForecast) {  // the guard reads the run's settings from its command line
                 const auto run = parseRunCommand(*command);
                 if (!run)
                     throw UsageError("--need forecast: the guard forecasts `stageload run ...` commands (it "

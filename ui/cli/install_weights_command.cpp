@@ -15,8 +15,8 @@
 #include <CLI/CLI.hpp>
 
 #include "engine/api/weights.h"
-#include "engine/base/data_dirs.h"
-#include "engine/base/error.h"
+#include "guard/base/data_dirs.h"
+#include "guard/base/error.h"
 #include "ui/cli/commands.h"
 
 namespace stageload::cli {

@@ -5,8 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
-#include "engine/base/error.h"
-#include "engine/base/huge_page_malloc.h"
+#include "guard/base/error.h"
+#include "guard/base/huge_page_malloc.h"
 #include "engine/api/failure.h"
 #include "ui/cli/commands.h"
 

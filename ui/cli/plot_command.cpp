@@ -12,7 +12,7 @@
 #include <QApplication>
 #include <QFileInfo>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "guard/trace/trace_reader.h"
 #include "ui/chart/chart_export.h"
 #include "ui/chart/render_chart.h"

@@ -6,8 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/base/error.h"
-#include "engine/load/probe.h"
+#include "guard/base/error.h"
+#include "engine/pipelines/probe.h"
 #include "ui/cli/commands.h"
 
 namespace stageload::cli {

@@ -22,29 +22,17 @@
 #include "engine/api/errors.h"
 #include "engine/api/failure.h"
 #include "engine/api/run_meta.h"
-#include "engine/pipelines/character/character_run.h"
-#include "guard/meter/meter.h"
+#include "engine/pipelines/character/character_job.h"
 #include "ui/cli/commands.h"
 #include "ui/cli/guard_flags.h"
 #include "ui/cli/run_flags.h"
+#include "guard/generator/generator_def.h"
 #include "ui/cli/run_generator.h"
+#include "ui/cli/run_options.h"
 #include "ui/cli/run_plan.h"
 
 namespace stageload::cli {
 namespace {
-
-struct RunOptions {
-    std::string input;
-    std::string output;
-    RunFlags settings;
-    GuardFlags guard;
-    std::string generator;
-    std::vector<std::string> params;
-    std::string runDir;
-    std::string weights;
-    std::string trace;
-    std::string cutout;
-};
 
 std::atomic<bool> interrupted{false};
 extern "C" void onInterrupt(int) { interrupted.store(true); }
@@ -77,43 +65,39 @@ private:
     bool owned_ = false;
 };
 
-int runCharacterCommand(const RunOptions& o) {
-    CharacterParams p;
-    static_cast<RunSettings&>(p) = o.settings.settings();
-    p.input = o.input;
-    p.output = o.output;
-    p.weightsDir = o.weights;
-    validateCharacterParams(p);  // before the meter starts: a bad flag leaves no trace file
+// The built-in run a `stageload run` command line asks for.
+CharacterJobParams jobOf(const RunOptions& o) {
+    CharacterJobParams p;
+    static_cast<RunSettings&>(p.run) = o.settings.settings();
+    p.run.input = o.input;
+    p.run.output = o.output;
+    p.run.weightsDir = o.weights;
+    p.trace = o.trace;
+    p.cutout = o.cutout;
+    return p;
+}
 
+// Runs the built-in job and prints its stages, its per-stage table and what it wrote.
+int runAndPrint(CharacterJobParams p) {
     // Every run is metered: the per-stage table is the summary of its trace, as for a generator
-    // and `stageload summary`. Without --trace the trace is a temporary file.
-    TemporaryTrace scratch(o.trace);
-    MeterParams mp;
-    mp.tracePath = scratch.path();
-    mp.interval = 0.05;
-    mp.meta = runMeta(p, p.input);
-    Meter meter(std::move(mp));
-    p.events = meter.eventSink();
-    const auto stages = characterStages();
-    std::size_t index = 0;
-    p.onStage = [&](const std::string& stage, bool begins) {
-        if (begins) std::fprintf(stderr, "[%zu/%zu] %s...\n", ++index, stages.size(), stage.c_str());
-    };
+    // and `stageload summary`. Without a trace asked for, the trace is a temporary file.
+    const bool traceWanted = !p.trace.empty();
+    TemporaryTrace scratch(p.trace.string());
+    p.trace = scratch.path();
     p.cancel = &interrupted;
+    p.onStage = [](const std::string& stage, int index, int count, bool begins) {
+        if (begins) std::fprintf(stderr, "[%d/%d] %s...\n", index + 1, count, stage.c_str());
+    };
     auto previous = std::signal(SIGINT, onInterrupt);
-    CharacterResult r;
-    try {
-        r = runCharacter(p);
-    } catch (...) {
-        std::signal(SIGINT, previous);
-        meter.stop();
-        throw;
-    }
+    const auto job = runCharacterJob(p);
     std::signal(SIGINT, previous);
-    meter.stop();
-
+    if (!job.ok()) {
+        std::fprintf(stderr, "stageload: error: %s\n", job.message.c_str());
+        return job.exitCode();
+    }
+    const CharacterResult& r = job.result;
     for (const auto& notice : r.notices) std::fprintf(stderr, "stageload: note: %s\n", notice.c_str());
-    const bool traceLost = !meter.traceProblem().empty();
+    const bool traceLost = !job.traceProblem.empty();
     if (!traceLost) printStageTable(scratch.path());
     std::printf("total %.2f s; picture %d×%d, subject from %s in %d part%s", r.seconds, r.inputWidth,
                 r.inputHeight, maskSourceName(r.maskSource), r.parts, r.parts == 1 ? "" : "s");
@@ -124,33 +108,22 @@ int runCharacterCommand(const RunOptions& o) {
                 r.mesh.triangleCount(), r.meshReport.describe().c_str(), r.mesh.texture.width,
                 r.mesh.texture.height);
     for (const auto& f : r.files) std::printf("wrote %s\n", f.c_str());
-    if (!o.cutout.empty()) {
-        writePngFile(o.cutout, r.cutout);
-        std::printf("wrote %s (the cut-out)\n", o.cutout.c_str());
-    }
+    if (!p.cutout.empty()) std::printf("wrote %s (the cut-out)\n", p.cutout.c_str());
     if (traceLost) {
         // The mesh is written; only the trace is incomplete. That fails the run only when the
         // user asked for the trace.
-        std::fprintf(stderr, "stageload: %s: %s\n", o.trace.empty() ? "note: no per-stage table" : "error",
-                     meter.traceProblem().c_str());
-        if (!o.trace.empty()) return exitCode(FailureKind::CannotWrite);
+        std::fprintf(stderr, "stageload: %s: %s\n", traceWanted ? "error" : "note: no per-stage table",
+                     job.traceProblem.c_str());
+        if (traceWanted) return exitCode(FailureKind::CannotWrite);
     }
-    if (!o.trace.empty()) std::printf("trace written to %s\n", o.trace.c_str());
+    if (traceWanted) std::printf("trace written to %s\n", scratch.path().c_str());
     return 0;
 }
 
-// The built-in run with guard flags: this program again, with the same run flags and none of
-// the guard's, as a child process the guard admits and watches (exit 3: stopped, 4: no room).
-int runGuardedCharacter(const RunOptions& o, const GuardParams& params) {
-    std::vector<std::string> command{thisProgram().string(), "run", o.input, "-o", o.output};
-    for (const auto& [field, text] : o.settings.given) {
-        command.emplace_back(runField(field).flag);
-        command.push_back(text);
-    }
-    for (const auto& [flag, value] : {std::pair{"--weights", &o.weights}, std::pair{"--trace", &o.trace},
-                                      std::pair{"--cutout", &o.cutout}})
-        if (!value->empty()) command.insert(command.end(), {flag, *value});
-    return runGuarded(params, command);
+// The built-in run with guard flags: this program's hidden `run-job` with the job as one JSON
+// argument, as a child process the guard admits and watches (exit 3: stopped, 4: no room).
+int runGuardedCharacter(const CharacterJobParams& job, const GuardParams& params) {
+    return runGuarded(params, {thisProgram().string(), "run-job", characterJobJson(job).dump()});
 }
 
 // Runs `work`, mapping what went wrong to the documented exit codes; prints the message.
@@ -169,79 +142,44 @@ int withExitCodes(const std::function<int()>& work) {
 void addRunCommand(CLI::App& app, Selected& selected) {
     auto o = std::make_shared<RunOptions>();
     auto* cmd = app.add_subcommand(
-        "run", "Turn one picture of a character into a textured mesh (.glb, or .obj + .mtl + .png)");
+        "run", "Turn one picture of a character into a textured mesh (.glb, .obj + .mtl + .png, or .ply + .png)");
     cmd->footer("Exit codes: 0 written, 2 bad flags, 65 unusable picture (corrupt, too large, no "
                 "subject), 66 no such picture, 69 remover not installed, 73 output not writable, "
                 "78 broken weights, "
                 "130 interrupted, 1 other errors. With --generator or a guard flag: 3 stopped by the "
                 "guard, 4 no room in time, 127 could not start, 130 interrupted, else the run's "
                 "own code (a generator's: 1 when it wrote no mesh that reads).");
-    cmd->add_option("image", o->input, "The picture: PNG, JPEG, WebP, BMP, TGA or GIF")->required();
-    cmd->add_option("-o,--output", o->output, "The mesh to write: .glb, or .obj")->required();
-    addRunFlags(*cmd, o->settings);
-    cmd->add_option("--weights", o->weights,
-                    "Folder of installed weights (default $STAGELOAD_WEIGHTS_DIR or "
-                    "~/.local/share/stageload/weights)");
-    cmd->add_option("--trace", o->trace, "Write the memory trace (JSONL) with every stage event here");
-    cmd->add_option("--cutout", o->cutout, "Also save the subject's cut-out (RGBA PNG) here");
-    cmd->add_option("--generator", o->generator,
-                    "Run this generator (a JSON definition, see resources/generators/) as a "
-                    "guarded child process instead of the built-in pipeline; the guard's flags "
-                    "below apply to it (given without it, the built-in run goes on in a guarded "
-                    "child process too)");
-    cmd->add_option("--param", o->params,
-                    "KEY=VALUE: set a parameter of the generator (repeatable)");
-    cmd->add_option("--run-dir", o->runDir,
-                    "With --generator: the folder for its log, its own trace and its output "
-                    "(default OUT's name + .run beside OUT)");
-    addGuardFlags(*cmd, o->guard);
+    addRunOptions(*cmd, *o);
     cmd->callback([o, &selected] {
         if (o->generator.empty()) {
             if (!o->params.empty() || !o->runDir.empty())
                 throw CLI::ValidationError("--param and --run-dir go with --generator");
-            if (!o->guard.given.empty() || !o->guard.busy.empty()) {
-                // Guard flags: the run goes on in a child process of its own, under the guard.
-                GuardParams params;
-                bool needForecast = false;
-                try {
-                    GuardFlags guard = o->guard;
-                    if (const auto it = guard.given.find("need"); it != guard.given.end() && it->second == "forecast") {
-                        needForecast = true;
-                        guard.given.erase(it);
-                    }
-                    params = guard.params();
-                    o->settings.settings();  // a bad setting is said here, exit 2
-                } catch (const UsageError& e) {
-                    throw CLI::ValidationError(e.what());
-                }
-                selected = [o, params, needForecast]() mutable {
-                    if (needForecast) {
-                        params.need = forecastNeed(runMeta(o->settings.settings(), o->input),
-                                                   earlierRuns(o->output, o->trace));
-                    }
-                    return runGuardedCharacter(*o, params);
-                };
+            if (o->guard.given.empty() && o->guard.busy.empty()) {
+                selected = [o] { return withExitCodes([o] { return runAndPrint(jobOf(*o)); }); };
                 return;
             }
-            selected = [o] { return withExitCodes([o] { return runCharacterCommand(*o); }); };
+            // Guard flags: the run goes on in a child process of its own, under the guard.
+            GuardParams params;
+            CharacterJobParams job;
+            try {
+                params = o->guard.params();
+                job = jobOf(*o);  // a bad setting is said here, exit 2
+            } catch (const UsageError& e) {
+                throw CLI::ValidationError(e.what());
+            }
+            selected = [o, params, job]() mutable {
+                if (params.needForecast)
+                    params.need = forecastNeed(runMeta(job.run, job.run.input), earlierRuns(o->output, o->trace));
+                return runGuardedCharacter(job, params);
+            };
             return;
         }
         GeneratorOptions g;
         try {
             g.settings = o->settings.settings();
-            // --need forecast: the size comes from the forecast once the definition is read.
-            GuardFlags guard = o->guard;
-            if (const auto it = guard.given.find("need"); it != guard.given.end() && it->second == "forecast") {
-                g.needForecast = true;
-                guard.given.erase(it);
-            }
-            g.guard = guard.params();
-            for (const auto& kv : o->params) {
-                const auto eq = kv.find('=');
-                if (eq == std::string::npos || eq == 0)
-                    throw UsageError("--param " + kv + ": use KEY=VALUE, e.g. --param scale=4");
-                g.params[kv.substr(0, eq)] = kv.substr(eq + 1);
-            }
+            g.guard = o->guard.params();  // --need forecast: sized once the definition is read
+            g.params = parseParamAssignments(o->params);
+            if (o->settings.has(RunField::Load)) g.load = std::string(choiceName(g.settings.mode));
         } catch (const UsageError& e) {
             throw CLI::ValidationError(e.what());  // main() exits 2
         }
@@ -252,6 +190,23 @@ void addRunCommand(CLI::App& app, Selected& selected) {
         if (o->guard.given.count("traceInterval")) g.sampleInterval = g.guard.traceInterval;
         g.runDir = o->runDir;
         selected = [g] { return runGeneratorCommand(g); };
+    });
+
+    // The guarded built-in run's child (runGuardedCharacter()): not for users, so not listed.
+    auto json = std::make_shared<std::string>();
+    auto* job = app.add_subcommand("run-job", "Run one built-in job given as JSON (the guarded run's child)");
+    job->group("");
+    job->add_option("job", *json, "The job: characterJobJson()'s form")->required();
+    job->callback([json, &selected] {
+        CharacterJobParams p;
+        try {
+            p = characterJobFromJson(nlohmann::json::parse(*json));
+        } catch (const nlohmann::json::exception& e) {
+            throw CLI::ValidationError(std::string("run-job: not a job: ") + e.what());
+        } catch (const UsageError& e) {
+            throw CLI::ValidationError(e.what());
+        }
+        selected = [p] { return withExitCodes([p] { return runAndPrint(p); }); };
     });
 }
 

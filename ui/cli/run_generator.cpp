@@ -9,10 +9,10 @@
 
 #include "engine/api/generator_job.h"
 #include "engine/api/run_meta.h"
-#include "engine/base/atomic_file.h"
-#include "engine/base/data_dirs.h"
-#include "engine/base/text.h"
-#include "engine/base/units.h"
+#include "guard/base/atomic_file.h"
+#include "guard/base/data_dirs.h"
+#include "guard/base/text.h"
+#include "guard/base/units.h"
 #include "engine/media/mesh_files.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
@@ -50,9 +50,11 @@ std::filesystem::path thisProgram() {
 
 int runGeneratorCommand(const GeneratorOptions& o) {
     GeneratorRunParams p;
+    p.values.params = o.params;
     try {
-        p.def = readGeneratorDef(o.generator);
+        p.def = readGeneratorNamed(o.generator);
         validateMeshOutput(o.output);
+        if (!o.load.empty()) setLoadMode(p.def, p.values.params, o.load);
     } catch (const Error& e) {
         std::fprintf(stderr, "stageload: error: %s\n", e.what());
         return 2;
@@ -72,15 +74,14 @@ int runGeneratorCommand(const GeneratorOptions& o) {
     p.values.seed = o.settings.seed;
     p.values.textureSize = o.settings.textureSize;
     p.values.stageload = thisProgram();
-    p.values.params = o.params;
     p.trace = o.trace.empty() ? p.values.runDir / "trace.jsonl" : std::filesystem::absolute(o.trace, ec);
     p.guard = o.guard;
     p.sampleInterval = o.sampleInterval;
     std::vector<std::string> problems;
     p.meta = generatorMetaExtras(p.def, p.values, &problems);  // the picture's size, each stage's weights
     for (const auto& problem : problems)
-        std::fprintf(stderr, "stageload: note: %s: %s\n", o.generator.c_str(), problem.c_str());
-    if (o.needForecast) {
+        std::fprintf(stderr, "stageload: note: %s: %s\n", p.def.source.c_str(), problem.c_str());
+    if (p.guard.needForecast) {
         // From the app's history and the earlier runs beside OUT.
         auto planned = generatorTraceMeta(p.def, p.values);
         planned.update(p.meta);  // the start line the run will write
@@ -94,13 +95,23 @@ int runGeneratorCommand(const GeneratorOptions& o) {
         std::string stage;
         double percent = -1.0;
         double lastShown = -10.0;
+        int tenths = -1;  ///< the last tenth of the stage's progress printed
     };
     auto status = std::make_shared<Status>();
     p.onProgress = [status](const std::string& s, double pct) {
         std::lock_guard lock(status->mutex);
-        if (s != status->stage) std::fprintf(stderr, "[stage] %s\n", s.c_str());
+        if (s != status->stage) {
+            std::fprintf(stderr, "[stage] %s\n", s.c_str());
+            status->tenths = -1;
+        }
         status->stage = s;
         status->percent = pct;
+        // Each tenth of a stage's progress once, however often a bar redraws.
+        if (pct >= 0 && static_cast<int>(pct / 10) > status->tenths) {
+            status->tenths = static_cast<int>(pct / 10);
+            std::fprintf(stderr, "  [progress] %s %d%%\n", s.empty() ? "starting" : s.c_str(),
+                         static_cast<int>(pct));
+        }
     };
     p.onSample = [status](const MemorySample& s) {
         std::lock_guard lock(status->mutex);

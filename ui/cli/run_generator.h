@@ -15,14 +15,14 @@ namespace stageload::cli {
 struct GeneratorOptions {
     std::string input;
     std::string output;       ///< the mesh to keep: copied (same format) or converted
-    std::string generator;    ///< the definition file
+    std::string generator;    ///< the definition file, or the name of one (readGeneratorNamed())
     RunSettings settings;     ///< seed and texture size
     GuardParams guard;
     double sampleInterval = 0.1;  ///< seconds between samples of the group (--trace-interval)
     std::string trace;        ///< the merged trace; default <run dir>/trace.jsonl
     std::string runDir;       ///< default OUT's name + ".run" beside it
     std::map<std::string, std::string> params;  ///< --param KEY=VALUE
-    bool needForecast = false;  ///< --need forecast: the guard's need from the forecast peak
+    std::string load;         ///< --load as given ("" when not): the generator's load param
 };
 
 /// This program (the `stageload` CLI itself), for a generator's {stageload}.

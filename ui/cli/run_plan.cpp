@@ -5,33 +5,27 @@
 #include <cstdio>
 
 #include "engine/api/run_meta.h"
-#include "engine/base/error.h"
-#include "engine/base/units.h"
+#include "guard/base/error.h"
+#include "guard/base/units.h"
 #include "guard/forecast/forecast.h"
 #include "guard/forecast/verdict.h"
 #include "guard/generator/generator_def.h"
 #include "guard/generator/generator_run.h"
 #include "ui/cli/run_flags.h"
+#include "ui/cli/run_options.h"
 
 namespace stageload::cli {
 
 nlohmann::json plannedMeta(const std::string& input, const std::string& generator,
-                           const std::vector<std::string>& params, const RunSettings& settings,
+                           const std::vector<std::string>& params, const RunFlags& flags,
                            double cascadeScale) {
+    const RunSettings settings = flags.settings();
     if (!generator.empty()) {
-        GeneratorValues values;
-        const auto def = readGeneratorDef(generator);
-        for (const auto& kv : params) {
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0)
-                throw UsageError("--param " + kv + ": use KEY=VALUE, e.g. --param scale=4");
-            values.params[kv.substr(0, eq)] = kv.substr(eq + 1);
-        }
-        values.input = input;
-        values.seed = settings.seed;
-        values.textureSize = settings.textureSize;
+        const auto def = readGeneratorNamed(generator);
+        auto values = parseParamAssignments(params);
+        if (flags.has(RunField::Load)) setLoadMode(def, values, std::string(choiceName(settings.mode)));
         std::vector<std::string> problems;
-        auto meta = generatorRunMeta(def, values, &problems);
+        auto meta = plannedRunMeta(settings, input, &def, values, &problems);
         for (const auto& problem : problems)
             std::fprintf(stderr, "stageload: note: %s: %s\n", generator.c_str(), problem.c_str());
         return meta;
@@ -39,7 +33,7 @@ nlohmann::json plannedMeta(const std::string& input, const std::string& generato
     if (cascadeScale > 0)
         return {{"pipeline", "cascade"}, {"load", std::string(choiceName(settings.mode))},
                 {"scale_gib", cascadeScale}};
-    return runMeta(settings, input);
+    return plannedRunMeta(settings, input);
 }
 
 std::vector<std::filesystem::path> earlierRuns(const std::filesystem::path& output,
@@ -80,25 +74,19 @@ std::optional<PlannedRun> parseRunCommand(const std::vector<std::string>& comman
     if (command.size() < 2 || command[1] != "run") return std::nullopt;
     const std::string program = std::filesystem::path(command[0]).filename().string();
     if (program.rfind("stageload", 0) != 0) return std::nullopt;
-    // The run's own flags; the guard's and the rest are left to the run itself.
+    // Read as `stageload run` reads them (its one declaration of options); whatever a later
+    // version adds is left to the run itself.
     CLI::App app;
     app.allow_extras();
-    std::string input, output, generator, trace;
-    std::vector<std::string> params;
-    RunFlags flags;
-    app.add_option("image", input);
-    app.add_option("-o,--output", output);
-    app.add_option("--generator", generator);
-    app.add_option("--param", params);
-    app.add_option("--trace", trace);
-    addRunFlags(app, flags);
+    RunOptions o;
+    addRunOptions(app, o);
     std::vector<std::string> args(command.rbegin(), command.rend() - 2);  // CLI11 takes them reversed
     try {
         app.parse(args);
     } catch (const CLI::ParseError& e) {
         throw UsageError(std::string("--need forecast: cannot read the run's flags: ") + e.what());
     }
-    return PlannedRun{plannedMeta(input, generator, params, flags.settings()), output, trace};
+    return PlannedRun{plannedMeta(o.input, o.generator, o.params, o.settings), o.output, o.trace};
 }
 
 }  // namespace stageload::cli

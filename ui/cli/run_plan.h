@@ -2,7 +2,7 @@
 // What a run about to start is, as far as its forecast goes: the start line it would write
 // (from the same flags as `stageload run`), and `--need forecast` made a size from the history.
 //
-//   const auto meta = plannedMeta("hero.png", "", {}, settings);          // the built-in run
+//   const auto meta = plannedMeta("hero.png", "", {}, flags);             // the built-in run
 //   const auto need = forecastNeed(meta, earlierRuns("out/hero.glb"));     // nullopt: no history
 //   const auto run = parseRunCommand({"stageload", "run", "hero.png", "-o", "hero.glb"});
 //
@@ -18,13 +18,15 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/api/run_settings.h"
+#include "ui/cli/run_flags.h"
 
 namespace stageload::cli {
 
-/// The start line of a run of `input`: the built-in pipeline with `settings`, a generator
-/// definition file with `params` (KEY=VALUE), or (`cascadeScale` > 0) the stand-in cascade.
+/// The start line of a run of `input`: the built-in pipeline with the settings `flags` give, a
+/// generator (a definition file or the name of one) with `params` (KEY=VALUE, and --load as its
+/// load param), or (`cascadeScale` > 0) the stand-in cascade.
 nlohmann::json plannedMeta(const std::string& input, const std::string& generator,
-                           const std::vector<std::string>& params, const RunSettings& settings,
+                           const std::vector<std::string>& params, const RunFlags& flags,
                            double cascadeScale = 0.0);
 
 /// Where the earlier runs of a run writing `output` (and `trace`, when given) are: the generator

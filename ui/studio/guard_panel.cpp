@@ -15,8 +15,8 @@
 #include <QVBoxLayout>
 #include <QVariant>
 
-#include "engine/base/error.h"
-#include "engine/base/units.h"
+#include "guard/base/error.h"
+#include "guard/base/units.h"
 #include "guard/policy/guard_options.h"
 
 namespace stageload::studio {

@@ -12,7 +12,7 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 
 namespace stageload::studio {
 namespace {

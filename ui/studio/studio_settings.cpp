@@ -9,7 +9,8 @@
 #include <QSettings>
 #include <QVariant>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
+#include "engine/media/mesh_formats.h"
 #include "guard/policy/guard_options.h"
 
 namespace stageload::studio {
@@ -18,6 +19,7 @@ namespace {
 // The keys, grouped as the header says; run settings and guard thresholds take theirs from
 // their tables ("run/" + runField.key, "guard/" + guardOption.key).
 constexpr auto kGenerator = "run/generator";
+constexpr auto kGeneratorParams = "generators";
 constexpr auto kGuardEnabled = "guard/enabled";
 constexpr auto kWaitForForecast = "guard/waitForForecast";
 constexpr auto kRecentFiles = "files/recent";
@@ -164,12 +166,16 @@ QVariant storedGuardValue(const GuardParams& g, const GuardOption& o) {
         case GuardValueKind::Duration: return g.*o.real;
         case GuardValueKind::Size: return static_cast<qint64>(g.*o.size);
         case GuardValueKind::OptionalSize:
+            if (o.wordFlag && g.*o.wordFlag) return QString::fromUtf8(o.word.data(), static_cast<qsizetype>(o.word.size()));
             return g.*o.limit ? QVariant(static_cast<qint64>(*(g.*o.limit))) : QVariant(QString());
         case GuardValueKind::Patterns: {
             QStringList list;
             for (const auto& p : g.*o.patterns) list << QString::fromStdString(p);
             return list;
         }
+        case GuardValueKind::OptionalPercent:
+        case GuardValueKind::OptionalDuration:
+        case GuardValueKind::PercentFor: return QString::fromStdString(guardValueText(g, o));  // "" when unset
     }
     return {};
 }
@@ -178,8 +184,15 @@ QVariant storedGuardValue(const GuardParams& g, const GuardOption& o) {
 
 QStringList StudioSettings::exportFormats() {
     QStringList formats;
-    for (const auto& c : choices<MeshFormat>()) formats << text(c.name);
+    for (const auto& f : meshFormats())
+        if (f.write) formats << text(f.word);
     return formats;
+}
+
+QString StudioSettings::generatorKey(const QString& definitionFile) {
+    QString name = definitionFile.section(QLatin1Char('/'), -1);
+    if (name.endsWith(QLatin1String(".json"))) name.chop(5);
+    return name;
 }
 
 void StudioSettings::addRecentFile(const QString& path) {
@@ -198,6 +211,12 @@ StudioSettings loadSettings(const QSettings& settings, QStringList* warnings) {
 
     readRun(r, s.run);
     if (const auto v = r.raw(kGenerator)) s.generator = v->toString();
+    for (const QString& key : settings.allKeys()) {
+        const QStringList parts = key.split(QLatin1Char('/'));
+        if (parts.size() == 3 && parts[0] == QLatin1String(kGeneratorParams) && !parts[1].isEmpty() &&
+            !parts[2].isEmpty())
+            s.generatorParams[parts[1]][parts[2]] = settings.value(key).toString();
+    }
 
     r.read<bool>(kGuardEnabled, s.guardEnabled, asBool, QStringLiteral("true or false"),
                  QStringLiteral("true"));
@@ -232,6 +251,11 @@ void saveSettings(QSettings& settings, const StudioSettings& s) {
     for (const auto& f : runFields())
         settings.setValue(runKey(f), QString::fromStdString(settingText(s.run, f.field)));
     set(kGenerator, s.generator);
+    settings.remove(QLatin1String(kGeneratorParams));
+    for (auto g = s.generatorParams.begin(); g != s.generatorParams.end(); ++g)
+        for (auto p = g.value().begin(); p != g.value().end(); ++p)
+            settings.setValue(QLatin1String(kGeneratorParams) + QLatin1Char('/') + g.key() + QLatin1Char('/') + p.key(),
+                              p.value());
     set(kGuardEnabled, s.guardEnabled);
     set(kWaitForForecast, s.waitForForecast);
     for (const auto& o : guardOptions())

@@ -11,7 +11,8 @@
 //
 // Keys are grouped: "run/<key>" for each row of runFields() (as its text: "run/load" = "eager"),
 // "guard/<key>" for each row of guardOptions() that the panel shows (sizes as bytes, durations
-// as seconds, busy patterns as a string list), "files/recent", "window/geometry". loadSettings() never
+// as seconds, busy patterns as a string list), "generators/<generator>/<param>",
+// "files/recent", "window/geometry". loadSettings() never
 // throws and never returns something a run would refuse: each stored value that is missing,
 // unreadable or out of range falls back to that field's default, and each one that was present
 // but ignored adds a line to `warnings`. saveSettings() writes every field (it does not sync).
@@ -24,6 +25,7 @@
 // kill rule was tuned for; users who want faster reactions lower the poll in the guard panel.
 
 #include <QByteArray>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -41,6 +43,14 @@ struct StudioSettings {
     stageload::RunSettings run;
     /// The generator definition file to run instead of the built-in pipeline ("" = built-in).
     QString generator;
+    /// Each generator's params as the user set them (Set up, the settings panel): only the
+    /// values that differ from the definition's defaults, by generatorKey() of its file.
+    /// Stored as "generators/<key>/<param>".
+    QMap<QString, QMap<QString, QString>> generatorParams;
+
+    /// The key a definition file's params are kept under: its name without ".json"
+    /// ("trellis-cpp"), so a shipped preset and the user's copy of it share them.
+    static QString generatorKey(const QString& definitionFile);
 
     // Guard. Only the thresholds are stored; stopGrace, tracePath and traceInterval
     // are per run and keep GuardParams' defaults.
@@ -52,11 +62,11 @@ struct StudioSettings {
     // Files and window.
     QStringList recentFiles;  ///< most recent first, no duplicates, at most kMaxRecentFiles
     QString lastOpenDir;
-    QString exportFormat = QStringLiteral("glb");  ///< "glb" or "obj"
+    QString exportFormat = QStringLiteral("glb");  ///< a word of meshFormats() that writes
     QByteArray windowGeometry;                     ///< QWidget::saveGeometry()
     QByteArray windowState;                        ///< QMainWindow::saveState()
 
-    static QStringList exportFormats();  ///< {"glb", "obj"}
+    static QStringList exportFormats();  ///< the words of meshFormats() that write
 
     /// Puts `path` first, drops an earlier entry of the same path and keeps at most
     /// kMaxRecentFiles. Empty paths are ignored.

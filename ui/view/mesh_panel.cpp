@@ -11,10 +11,10 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "engine/media/mesh_files.h"
 
-namespace stageload::ui {
+namespace stageload::view {
 
 MeshPanel::MeshPanel(QWidget* parent) : QWidget(parent) {
     view_ = new MeshView(this);
@@ -125,4 +125,4 @@ void MeshPanel::updateStats() {
     stats_->setText(text);
 }
 
-}  // namespace stageload::ui
+}  // namespace stageload::view

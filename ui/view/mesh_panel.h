@@ -4,7 +4,7 @@
 // made the mesh ("the classical cut-out was used ...", "the subject touches ... edge"), where
 // the artist looks at the result.
 //
-//   stageload::ui::MeshPanel panel;
+//   stageload::view::MeshPanel panel;
 //   QString error;
 //   if (!panel.openFile("hero.obj", &error)) QMessageBox::warning(&panel, "Open", error);
 //   panel.view()->setMesh(result.mesh);             // or hand it a mesh directly
@@ -21,7 +21,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 
-namespace stageload::ui {
+namespace stageload::view {
 
 class MeshPanel : public QWidget {
     Q_OBJECT
@@ -61,4 +61,4 @@ private:
     QString notesPlain_;
 };
 
-}  // namespace stageload::ui
+}  // namespace stageload::view

@@ -7,7 +7,7 @@
 //
 // Constants only: nothing throws, safe from any thread.
 
-namespace stageload::ui::shaders {
+namespace stageload::view::shaders {
 
 /// Mesh: world-space positions (the model matrix is the identity).
 inline constexpr const char* kMeshVertex = R"(#version 330 core
@@ -113,4 +113,4 @@ void main() {
 }
 )";
 
-}  // namespace stageload::ui::shaders
+}  // namespace stageload::view::shaders

@@ -13,9 +13,9 @@
 #include <QOpenGLShaderProgram>
 #include <QWheelEvent>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 
-namespace stageload::ui {
+namespace stageload::view {
 namespace {
 
 constexpr QColor kBackgroundTop(0x3a, 0x3d, 0x44);
@@ -201,4 +201,4 @@ void MeshView::keyPressEvent(QKeyEvent* event) {
     event->accept();
 }
 
-}  // namespace stageload::ui
+}  // namespace stageload::view

@@ -3,9 +3,9 @@
 // ground grid. Textured, clay, normals and wireframe shading. Mouse: left-drag orbits,
 // right/middle-drag or Shift+left-drag pans, the wheel zooms, a double-click or F resets.
 //
-//   stageload::ui::MeshView view;
+//   stageload::view::MeshView view;
 //   view.setMesh(stageload::readMeshFile("hero.glb"));
-//   view.setShadingMode(stageload::ui::ShadingMode::Clay);
+//   view.setShadingMode(stageload::view::ShadingMode::Clay);
 //   view.show();
 //
 // A plain QWidget, not a QOpenGLWidget: it renders with its own OpenGL 3.3 core context into an
@@ -38,7 +38,7 @@ class QOpenGLContext;
 class QOpenGLFramebufferObject;
 class QOpenGLShaderProgram;
 
-namespace stageload::ui {
+namespace stageload::view {
 
 enum class ShadingMode {
     Textured,   ///< texture × headlight; without a texture, the clay look
@@ -111,7 +111,7 @@ public:
 signals:
     /// A mesh was set or cleared (counts and hasMesh() changed).
     void meshChanged();
-    void shadingModeChanged(stageload::ui::ShadingMode mode);
+    void shadingModeChanged(stageload::view::ShadingMode mode);
     /// A new frame was rendered (after a change of the scene, the camera or the size).
     void frameRendered();
 
@@ -191,4 +191,4 @@ private:
     double lastMultisampledMs_ = 0.0, multisampleBudgetMs_ = kMultisampleBudgetMs;
 };
 
-}  // namespace stageload::ui
+}  // namespace stageload::view

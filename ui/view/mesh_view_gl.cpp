@@ -12,7 +12,7 @@
 #include "ui/view/mesh_shaders.h"
 #include "ui/view/mesh_view.h"
 
-namespace stageload::ui {
+namespace stageload::view {
 namespace {
 
 constexpr float kGridAlpha = 0.08f;      // white over the background: at most 8 % brighter
@@ -367,4 +367,4 @@ void MeshView::deleteGlObjects() {
     gridPending_ = true;
 }
 
-}  // namespace stageload::ui
+}  // namespace stageload::view

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-namespace stageload::ui {
+namespace stageload::view {
 namespace {
 
 constexpr float kPi = 3.14159265358979f;
@@ -100,4 +100,4 @@ QPointF OrbitCamera::project(const QVector3D& world) const {
     return {(x * 0.5 + 0.5) * viewport_.width(), (0.5 - y * 0.5) * viewport_.height()};
 }
 
-}  // namespace stageload::ui
+}  // namespace stageload::view

@@ -3,7 +3,7 @@
 // pans in the screen plane and zooms by steps. Pure math (QMatrix4x4, no OpenGL), so it is
 // tested without a window.
 //
-//   stageload::ui::OrbitCamera camera;
+//   stageload::view::OrbitCamera camera;
 //   camera.setViewport(QSize(800, 600));
 //   camera.frame(stageload::meshBounds(mesh.positions));   // the whole mesh in view, from +Z
 //   camera.orbit(dx, dy);                                  // mouse deltas in pixels
@@ -19,7 +19,7 @@
 #include <QSize>
 #include <QVector3D>
 
-namespace stageload::ui {
+namespace stageload::view {
 
 class OrbitCamera {
 public:
@@ -84,4 +84,4 @@ private:
     Pose home_;
 };
 
-}  // namespace stageload::ui
+}  // namespace stageload::view

@@ -14,7 +14,7 @@
 #include <QElapsedTimer>
 #include <QMouseEvent>
 
-#include "engine/base/error.h"
+#include "guard/base/error.h"
 #include "engine/media/mesh_files.h"
 #include "ui/view/mesh_view.h"
 
@@ -59,7 +59,7 @@ TexturedMesh sphere(int triangles) {
 double ms(const QElapsedTimer& t) { return double(t.nsecsElapsed()) / 1e6; }
 
 void measure(const TexturedMesh& mesh, QSize size, int frames) {
-    ui::MeshView view;
+    view::MeshView view;
     view.resize(size);
     QElapsedTimer timer;
     timer.start();
@@ -71,7 +71,7 @@ void measure(const TexturedMesh& mesh, QSize size, int frames) {
                 qPrintable(view.glProblem()));
     const char* names[] = {"textured", "clay", "normals", "wireframe"};
     for (int mode = 0; mode < 4; ++mode) {
-        view.setShadingMode(ui::ShadingMode(mode));
+        view.setShadingMode(view::ShadingMode(mode));
         view.grabFramebuffer();
         timer.restart();
         for (int i = 0; i < frames; ++i) {

@@ -6,9 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <limits>
 #include <optional>
-#include <regex>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -20,17 +18,12 @@
 #include "engine/api/failure.h"
 #include "engine/api/generator_job.h"
 #include "engine/api/run_meta.h"
-#include "engine/base/atomic_file.h"
-#include "engine/pipelines/character/character_run.h"
-#include "guard/meter/meter.h"
-#include "guard/process/process_list.h"
+#include "guard/base/atomic_file.h"
+#include "engine/pipelines/character/character_job.h"
 #include "guard/trace/summary.h"
 
-namespace stageload::studio {
+namespace stageload::worker {
 namespace {
-
-// How often a running in-app run's budget is checked (at most; the poll when shorter).
-constexpr double kBudgetCheckSeconds = 0.25;
 
 // The dialog title of each kind of failure.
 QString failureTitle(FailureKind kind) {
@@ -47,14 +40,6 @@ QString failureTitle(FailureKind kind) {
         case FailureKind::Other: return GenerateJob::tr("The run failed");
     }
     return GenerateJob::tr("The run failed");
-}
-
-GuardReadings readingsAt(double t, const GuardPolicy& policy) {
-    GuardReadings r;
-    r.t = t;
-    r.memory = readSystemMemory();
-    if (policy.needsProcesses()) r.processes = listProcesses();
-    return r;
 }
 
 // Lowers this thread's CPU priority. On Linux niceness is per thread and inherited by the threads
@@ -90,23 +75,13 @@ void returnFreedMemory() {
 
 }  // namespace
 
-GenerateJob::GenerateJob(GenerateRequest request, QObject* parent)
+GenerateJob::GenerateJob(studio::GenerateRequest request, QObject* parent)
     : QObject(parent), request_(std::move(request)) {}
 
-void GenerateJob::requestCancel() {
-    cancel_.store(true);
-    std::lock_guard lock(mutex_);
-    wake_.notify_all();
-}
+void GenerateJob::requestCancel() { cancel_.store(true); }
 
 double GenerateJob::elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-}
-
-bool GenerateJob::sleepUnlessCancelled(double seconds) {
-    std::unique_lock lock(mutex_);
-    return !wake_.wait_for(lock, std::chrono::duration<double>(seconds),
-                           [this] { return cancel_.load(); });
 }
 
 void GenerateJob::run() {
@@ -114,24 +89,15 @@ void GenerateJob::run() {
     started_ = std::chrono::steady_clock::now();
     outcome_ = {};
     // Nothing may escape the worker thread (it would end the app): what the run itself did not
-    // classify (a guard reading that failed, a LibTorch error, no memory) is a failed run.
+    // classify (a LibTorch error, no memory) is a failed run.
     try {
-        if (request_.generator) {
+        if (request_.generator)
             runExternal();
-        } else {
-            std::optional<GuardPolicy> policy;
-            if (request_.guardEnabled) {
-                policy.emplace(request_.guard, selfAndAncestors(listProcesses()));
-                if (!waitForRoom(*policy)) {
-                    emit finished(outcome_);
-                    return;
-                }
-            }
-            runPipeline(policy ? &*policy : nullptr);
-        }
+        else
+            runPipeline();
     } catch (...) {
         const auto f = classifyFailure(std::current_exception());
-        outcome_.end = RunEnd::Failed;
+        outcome_.end = studio::RunEnd::Failed;
         outcome_.title = f.kind == FailureKind::OutOfMemory ? tr("Out of memory") : tr("The run failed");
         outcome_.message = QString::fromStdString(f.message);
         outcome_.exitCode = exitCode(f.kind);
@@ -142,146 +108,77 @@ void GenerateJob::run() {
     emit finished(outcome_);
 }
 
-bool GenerateJob::waitForRoom(GuardPolicy& policy) {
-    for (;;) {
-        const auto r = readingsAt(elapsed(), policy);
-        const auto d = policy.admit(r);
-        if (d.changed) spdlog::info("guard: {} ({})", d.reason, d.readings);
-        emit guardChanged(policy.state(), QString::fromStdString(d.reason), r.t - policy.since());
-        if (d.action == GuardAction::Start) {
-            std::lock_guard lock(mutex_);
-            policy.started(r);
-            lastCheck_ = r.t;
-            return true;
-        }
-        if (d.action == GuardAction::GiveUp) {
-            outcome_.end = RunEnd::Stopped;
-            outcome_.title = tr("No room to start in time");
-            outcome_.message = QString::fromStdString(d.reason + " (" + d.readings + ")");
-            outcome_.exitCode = kExitNoRoom;
-            return false;
-        }
-        if (!sleepUnlessCancelled(policy.params().poll)) {
-            outcome_.end = RunEnd::Cancelled;
-            outcome_.title = tr("Cancelled");
-            outcome_.message = tr("Cancelled while waiting for room to start.");
-            outcome_.exitCode = kExitCancelled;
-            return false;
-        }
-    }
-}
-
-// Called on the meter thread with every sample: a budget check every kBudgetCheckSeconds (or
-// poll, when shorter).
-void GenerateJob::checkBudget(GuardPolicy& policy, double t) {
-    std::lock_guard lock(mutex_);
-    // At the meter's samples, not only every poll: a run shorter than the poll (5 s by default)
-    // is guarded too. Two breaching readings in a row then span a quarter to half a second.
-    if (!guardStop_.isEmpty() || t - lastCheck_ < std::min(policy.params().poll, kBudgetCheckSeconds)) return;
-    lastCheck_ = t;
-    const auto d = policy.check(readingsAt(t, policy));
-    if (d.changed) spdlog::info("guard: {} ({})", d.reason, d.readings);
-    if (d.action == GuardAction::Stop) {
-        guardReason_ = d.reason;
-        guardStop_ = QString::fromStdString(d.reason + " (" + d.readings + ")");
-        spdlog::warn("guard: stopping the run: {}", guardStop_.toStdString());
-        cancel_.store(true);
-        wake_.notify_all();
-        emit guardChanged(GuardState::Stopped, QString::fromStdString(d.reason), 0.0);
-    } else if (d.changed) {
-        emit guardChanged(policy.state(), QString::fromStdString(d.reason), 0.0);
-    }
-}
-
-void GenerateJob::runPipeline(GuardPolicy* policy) {
-    CharacterParams p;
-    static_cast<RunSettings&>(p) = request_.run;
-    p.input = request_.input.toStdString();
-    p.output = request_.output.toStdString();
-    p.weightsDir = request_.weightsDir.toStdString();
+// The built-in run is the engine's character job; here its callbacks become signals and its
+// result an outcome.
+void GenerateJob::runPipeline() {
+    CharacterJobParams p;
+    static_cast<RunSettings&>(p.run) = request_.run;
+    p.run.input = request_.input.toStdString();
+    p.run.output = request_.output.toStdString();
+    p.run.weightsDir = request_.weightsDir.toStdString();
+    p.trace = request_.trace.toStdString();
+    p.sampleInterval = request_.sampleInterval;
+    p.meta = {{"tool", "stageload-studio"}};
+    if (request_.guardEnabled) p.guard = request_.guard;
     p.cancel = &cancel_;
-
-    const auto stages = characterStages();
-    const int count = static_cast<int>(stages.size());
-    int index = -1;
-    p.onStage = [&](const std::string& stage, bool begins) {
-        if (begins) ++index;
+    p.onGuard = [this](const GuardUpdate& u) {
+        if (u.changed) spdlog::info("guard: {} ({})", u.reason, u.readings);
+        if (u.state == GuardState::Stopped) spdlog::warn("guard: stopping the run: {} ({})", u.reason, u.readings);
+        emit guardChanged(u.state, QString::fromStdString(u.reason), u.secondsInState);
+    };
+    p.onSample = [this](const MemorySample& sample) { emit sampled(sample); };
+    p.onEvent = [this](const Event& e) { emit eventHappened(e); };
+    p.onStage = [this](const std::string& stage, int index, int count, bool begins) {
         spdlog::info("stage {} {}", stage, begins ? "begins" : "done");
         emit stageChanged(QString::fromStdString(stage), index, count, begins);
     };
-    p.onCutout = [&](const Image& cutout) {
+    p.onCutout = [this](const Image& cutout) {
         if (!request_.cutout.isEmpty()) writePngFile(request_.cutout.toStdString(), cutout);
         emit cutoutReady(cutout);
     };
 
-    try {
-        validateCharacterParams(p);  // a bad setting leaves no trace file behind
-
-        MeterParams mp;
-        mp.tracePath = request_.trace.toStdString();
-        mp.interval = request_.sampleInterval;
-        mp.meta = runMeta(p, p.input);
-        mp.meta["tool"] = "stageload-studio";
-        mp.onSample = [this, policy](const MemorySample& sample) {
-            emit sampled(sample);
-            if (policy) checkBudget(*policy, elapsed());
-        };
-        Meter meter(std::move(mp));
-        p.events = fanOut({meter.eventSink(), [this, &meter](const Event& e) {
-                               Event onTraceClock = e;
-                               onTraceClock.t = meter.now();
-                               emit eventHappened(onTraceClock);
-                           }});
-
-        CharacterResult r;
-        try {
-            r = runCharacter(p);
-        } catch (const Cancelled&) {
-            // The same mark the guard writes for a child process: the summary, the chart and
-            // the history read where and why from it.
-            std::string reason = kCancelledReason;
-            {
-                std::lock_guard lock(mutex_);
-                if (!guardReason_.empty()) reason = guardReason_;
-            }
-            meter.mark(stopMark(reason));
-            throw;
-        }
-        meter.stop();
-        if (const auto lost = meter.traceProblem(); !lost.empty()) {
-            spdlog::error("{}", lost);
-            outcome_.notices << QString::fromStdString(lost);
-        }
-
-        outcome_.end = RunEnd::Done;
-        outcome_.title = tr("Done");
-        outcome_.mesh = std::make_shared<const TexturedMesh>(std::move(r.mesh));
-        for (const auto& f : r.files) outcome_.files << QString::fromStdString(f.string());
-        for (const auto& n : r.notices) outcome_.notices << QString::fromStdString(n);
-        outcome_.maskSource = QString::fromLatin1(maskSourceName(r.maskSource));
-        outcome_.meshCheck = QString::fromStdString(r.meshReport.describe());
-        for (const auto& st : r.stages)
-            outcome_.stageSeconds.append({QString::fromStdString(st.name), st.seconds});
-        outcome_.message = tr("%1 vertices, %2 triangles, %3 in %4 s")
-                               .arg(outcome_.mesh->vertexCount())
-                               .arg(outcome_.mesh->triangleCount())
-                               .arg(r.parts == 1 ? tr("1 part") : tr("%1 parts").arg(r.parts))
-                               .arg(r.seconds, 0, 'f', 1);
-        if (r.droppedParts > 0)
-            outcome_.message += r.droppedParts == 1 ? tr(" (1 speck dropped)")
-                                                    : tr(" (%1 specks dropped)").arg(r.droppedParts);
-    } catch (...) {
-        const auto f = classifyFailure(std::current_exception());
-        std::lock_guard lock(mutex_);
-        if (f.kind == FailureKind::Cancelled && !guardStop_.isEmpty()) {
-            outcome_ = {RunEnd::Stopped, tr("Stopped by the guard"), guardStop_};
-            outcome_.exitCode = kExitStoppedByGuard;
-            return;
-        }
-        outcome_ = {f.kind == FailureKind::Cancelled ? RunEnd::Cancelled : RunEnd::Failed,
-                    failureTitle(f.kind), QString::fromStdString(f.message)};
-        outcome_.exitCode = exitCode(f.kind);
+    auto job = runCharacterJob(p);
+    outcome_.exitCode = job.exitCode();
+    outcome_.message = QString::fromStdString(job.message);
+    if (!job.traceProblem.empty()) {
+        spdlog::error("{}", job.traceProblem);
+        outcome_.notices << QString::fromStdString(job.traceProblem);
     }
+    switch (job.end) {
+        case JobEnd::Done: break;
+        case JobEnd::StoppedByGuard:
+            outcome_.end = studio::RunEnd::Stopped;
+            outcome_.title = tr("Stopped by the guard");
+            return;
+        case JobEnd::NoRoom:
+            outcome_.end = studio::RunEnd::Stopped;
+            outcome_.title = tr("No room to start in time");
+            return;
+        case JobEnd::Cancelled:
+            outcome_.end = studio::RunEnd::Cancelled;
+            outcome_.title = tr("Cancelled");
+            return;
+        case JobEnd::Failed:
+            outcome_.end = studio::RunEnd::Failed;
+            outcome_.title = failureTitle(job.failure);
+            return;
+    }
+    CharacterResult& r = job.result;
+    outcome_.end = studio::RunEnd::Done;
+    outcome_.title = tr("Done");
+    outcome_.mesh = std::make_shared<const TexturedMesh>(std::move(r.mesh));
+    for (const auto& f : r.files) outcome_.files << QString::fromStdString(f.string());
+    for (const auto& n : r.notices) outcome_.notices << QString::fromStdString(n);
+    outcome_.maskSource = QString::fromLatin1(maskSourceName(r.maskSource));
+    outcome_.meshCheck = QString::fromStdString(r.meshReport.describe());
+    for (const auto& st : r.stages) outcome_.stageSeconds.append({QString::fromStdString(st.name), st.seconds});
+    outcome_.message = tr("%1 vertices, %2 triangles, %3 in %4 s")
+                           .arg(outcome_.mesh->vertexCount())
+                           .arg(outcome_.mesh->triangleCount())
+                           .arg(r.parts == 1 ? tr("1 part") : tr("%1 parts").arg(r.parts))
+                           .arg(r.seconds, 0, 'f', 1);
+    if (r.droppedParts > 0)
+        outcome_.message += r.droppedParts == 1 ? tr(" (1 speck dropped)") : tr(" (%1 specks dropped)").arg(r.droppedParts);
 }
 
 void GenerateJob::runExternal() {
@@ -300,14 +197,7 @@ void GenerateJob::runExternal() {
     for (const auto& problem : problems) spdlog::warn("{}: {}", p.def.source.string(), problem);
     p.trace = request_.trace.toStdString();
     p.sampleInterval = std::max(0.1, request_.sampleInterval);  // the group is summed over /proc
-    p.guard = request_.guard;
-    if (!request_.guardEnabled) {  // no admission and no budget: the run is only watched
-        p.guard.waitFree = 0;
-        p.guard.killFree = 0;
-        p.guard.swapBudget = std::numeric_limits<std::int64_t>::max() / 2;
-        p.guard.swapLimit.reset();
-        p.guard.busy.clear();
-    }
+    p.guard = request_.guardEnabled ? request_.guard : guardOff(request_.guard);  // off: only watched
     p.cancel = &cancel_;
     p.onSample = [this](const MemorySample& s) { emit sampled(s); };
     p.onEvent = [this](const Event& e) { emit eventHappened(e); };
@@ -322,15 +212,8 @@ void GenerateJob::runExternal() {
         }
     };
     // Its output in the log pane; progress-bar lines only update the status bar.
-    std::optional<std::regex> progress;
-    if (!request_.generator->progressPattern.empty()) progress.emplace(request_.generator->progressPattern);
-    p.onOutput = [this, &progress](const std::string& line, bool isStderr) {
-        bool bar = false;
-        try {
-            bar = progress && std::regex_search(line, *progress);
-        } catch (const std::regex_error&) {  // a pattern too costly for this line: log it
-        }
-        if (!bar) spdlog::info("{}{}: {}", request_.generator->name, isStderr ? " (stderr)" : "", line);
+    p.onOutput = [this](const std::string& line, bool isStderr, bool isProgress) {
+        if (!isProgress) spdlog::info("{}{}: {}", request_.generator->name, isStderr ? " (stderr)" : "", line);
     };
     p.onGuardLog = [this](const GuardLogEntry& e) {
         spdlog::info("{}", e.line());
@@ -350,39 +233,45 @@ void GenerateJob::runExternal() {
         if (!f.empty() && std::filesystem::exists(f)) outcome_.files << QString::fromStdString(f.string());
     switch (job.end) {
         case GeneratorEnd::Done:
-            outcome_.end = RunEnd::Done;
+            outcome_.end = studio::RunEnd::Done;
             outcome_.title = tr("Done");
             outcome_.mesh = std::make_shared<const TexturedMesh>(job.mesh);
             outcome_.files.prepend(request_.output);
             outcome_.meshCheck = QString::fromStdString(checkMesh(job.mesh.positions, job.mesh.indices).describe());
             break;
         case GeneratorEnd::StoppedByGuard:
-            outcome_.end = RunEnd::Stopped;
+            outcome_.end = studio::RunEnd::Stopped;
             outcome_.title = tr("Stopped by the guard");
             break;
         case GeneratorEnd::NoRoom:
-            outcome_.end = RunEnd::Stopped;
+            outcome_.end = studio::RunEnd::Stopped;
             outcome_.title = tr("No room to start in time");
             break;
         case GeneratorEnd::Cancelled:
-            outcome_.end = RunEnd::Cancelled;
+            outcome_.end = studio::RunEnd::Cancelled;
             outcome_.title = tr("Cancelled");
             break;
+        case GeneratorEnd::NotSetUp:
+            outcome_.end = studio::RunEnd::Failed;
+            outcome_.title = tr("The generator is not set up");
+            outcome_.notSetUp = true;
+            break;
         case GeneratorEnd::CannotStart:
-            outcome_.end = RunEnd::Failed;
+            outcome_.end = studio::RunEnd::Failed;
             outcome_.title = tr("Cannot start the generator");
             break;
         case GeneratorEnd::Invalid:
-            outcome_.end = RunEnd::Failed;
+            outcome_.end = studio::RunEnd::Failed;
             outcome_.title = tr("The generator cannot be used");
             break;
         case GeneratorEnd::Failed:
-            outcome_.end = RunEnd::Failed;
+            outcome_.end = studio::RunEnd::Failed;
             outcome_.title = tr("The generator failed");
             break;
     }
     outcome_.message = message;
     outcome_.exitCode = job.exitCode();
+    for (const auto& a : job.run.argv) outcome_.command << QString::fromStdString(a);
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::worker

@@ -1,10 +1,10 @@
 #pragma once
-// One Generate, start to end, on whatever thread calls run(): wait for room under the guard,
-// then run the character pipeline with the meter sampling memory, the guard checking its budget
-// at every poll, and everything the UI shows (samples, events, stages, the cut-out, the guard's
-// state) handed out by signals. With a generator in the request, the same signals come from a
-// guarded child process instead (runGeneratorJob(): its group's memory, its merged events). The RunController runs it on a worker thread, so those signals
-// reach the GUI thread queued.
+// One Generate, start to end, on whatever thread calls run(): the engine's character job
+// (runCharacterJob(): admission under the guard, the meter, the budget, the stop mark) or, with
+// a generator in the request, the generator job (runGeneratorJob(): a guarded child process, its
+// group's memory, its merged events), with everything the UI shows (samples, events, stages, the
+// cut-out, the guard's state) forwarded as signals and the end made an outcome. The
+// RunController runs it on a worker thread, so those signals reach the GUI thread queued.
 //
 //   GenerateJob job(request);
 //   connect(&job, &GenerateJob::sampled, chart, &MemoryChart::appendSample);
@@ -17,27 +17,26 @@
 
 #include <QObject>
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
+#include <chrono>
 
 #include "guard/policy/guard_policy.h"
-#include "ui/worker/generate_request.h"
+#include "ui/studio/generate_request.h"
 
-namespace stageload::studio {
+namespace stageload::worker {
 
 class GenerateJob : public QObject {
     Q_OBJECT
 
 public:
-    explicit GenerateJob(GenerateRequest request, QObject* parent = nullptr);
+    explicit GenerateJob(studio::GenerateRequest request, QObject* parent = nullptr);
 
     /// Runs the whole job; returns (and emits finished) when it is over.
     void run();
-    /// Stops the job at its next step: while waiting for room, at once; while running, before
+    /// Stops the job at its next step: while waiting for room, within 50 ms; while running, before
     /// the next stage. The memory is freed before finished() is emitted.
     void requestCancel();
 
-    const GenerateOutcome& outcome() const { return outcome_; }
+    const studio::GenerateOutcome& outcome() const { return outcome_; }
 
 signals:
     /// The guard's state changed or was re-checked (waiting: every poll).
@@ -52,24 +51,16 @@ signals:
     void finished(const stageload::studio::GenerateOutcome& outcome);
 
 private:
-    bool waitForRoom(GuardPolicy& policy);
-    void runPipeline(GuardPolicy* policy);
+    void runPipeline();
     void runExternal();
-    void checkBudget(GuardPolicy& policy, double t);
-    bool sleepUnlessCancelled(double seconds);
     double elapsed() const;
 
-    GenerateRequest request_;
-    GenerateOutcome outcome_;
+    studio::GenerateRequest request_;
+    studio::GenerateOutcome outcome_;
     std::atomic<bool> cancel_{false};
-    std::mutex mutex_;  ///< guards the policy (meter thread) and guardStop_
-    std::condition_variable wake_;
-    QString guardStop_;  ///< why the guard stopped the run, with its readings; empty if it did not
-    std::string guardReason_;  ///< the same reason without readings, for the trace's mark
-    double lastCheck_ = 0.0;
     std::chrono::steady_clock::time_point started_;
 };
 
-}  // namespace stageload::studio
+}  // namespace stageload::worker
 
 Q_DECLARE_METATYPE(stageload::GuardState)

@@ -1,6 +1,6 @@
 #include "ui/worker/run_controller.h"
 
-namespace stageload::studio {
+namespace stageload::worker {
 
 void registerRunMetaTypes() {
     qRegisterMetaType<stageload::MemorySample>();
@@ -17,7 +17,7 @@ RunController::~RunController() {
     thread_.reset();  // joins
 }
 
-bool RunController::start(GenerateRequest request) {
+bool RunController::start(studio::GenerateRequest request) {
     if (isRunning()) return false;
     // The job keeps the GUI thread's affinity: it has no slots, and what it emits from the
     // worker (or the meter) thread reaches receivers here as queued calls.
@@ -44,9 +44,9 @@ void RunController::cancel() {
 
 void RunController::onThreadFinished() {
     thread_.reset();  // joins: the worker thread is gone
-    const GenerateOutcome outcome = job_->outcome();
+    const studio::GenerateOutcome outcome = job_->outcome();
     job_.reset();
     emit finished(outcome);
 }
 
-}  // namespace stageload::studio
+}  // namespace stageload::worker

@@ -18,7 +18,7 @@
 
 #include "ui/worker/generate_job.h"
 
-namespace stageload::studio {
+namespace stageload::worker {
 
 class RunController : public QObject {
     Q_OBJECT
@@ -29,7 +29,7 @@ public:
 
     /// Starts `request` on a new worker thread. Returns false (and does nothing) while a run is
     /// going.
-    bool start(GenerateRequest request);
+    bool start(studio::GenerateRequest request);
     /// Asks the running job to stop at its next step; finished() follows.
     void cancel();
     bool isRunning() const { return thread_ != nullptr; }
@@ -60,4 +60,4 @@ private:
 /// Registers the types the run's signals carry for queued connections. Call once in main().
 void registerRunMetaTypes();
 
-}  // namespace stageload::studio
+}  // namespace stageload::worker

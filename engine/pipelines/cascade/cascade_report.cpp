@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/base/atomic_file.h"
+#include "guard/base/atomic_file.h"
 
 namespace stageload {
 

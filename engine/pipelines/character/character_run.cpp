@@ -11,7 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/api/weights.h"
-#include "engine/base/text.h"
+#include "guard/base/text.h"
 #include "engine/core/image_tensor.h"
 #include "engine/load/safetensors.h"
 #include "engine/media/mesh_files.h"
@@ -168,16 +168,192 @@ RemoverPlan chooseRemover(const CharacterParams& params, bool plain) {
             "expects a plain background (" + installHint(RemoverChoice::U2NetP) + ")"};
 }
 
-// The stage plan: which registry objects each stage holds.
-std::vector<Stage> characterPlan(bool learnedRemover) {
-    return {{"preprocess", learnedRemover ? std::vector<std::string>{"background_remover"}
-                                          : std::vector<std::string>{}},
-            {"structure", {"structure_solver"}},
-            {"shape_512", {"surface_512"}},
-            {"shape_1024", {"surface_1024"}},
-            {"texture", {"texture_baker"}},
-            {"decode", {}},
-            {"export", {}}};
+// The learned removers preprocess can run: how each is loaded, the long side the picture is
+// shrunk to (with area averaging, so large pictures are not sampled coarsely) before its own
+// preprocessing, and its mask at the picture's size. U²-Netp sees 320², ISNet 1024².
+struct LearnedRemover {
+    MaskSource source;
+    std::int64_t longSide;
+    std::shared_ptr<torch::nn::Module> (*load)(const std::filesystem::path& file);
+    torch::Tensor (*mask)(StagedModels& models, const torch::Tensor& rgb);
+};
+
+constexpr const char* kRemover = "background_remover";
+constexpr const char* kStructureSolver = "structure_solver";
+constexpr const char* kSurface512 = "surface_512";
+constexpr const char* kSurface1024 = "surface_1024";
+constexpr const char* kTextureBaker = "texture_baker";
+
+const LearnedRemover kLearnedRemovers[] = {
+    {MaskSource::U2NetP, 640,
+     [](const std::filesystem::path& file) -> std::shared_ptr<torch::nn::Module> { return loadU2NetP(file).ptr(); },
+     [](StagedModels& models, const torch::Tensor& rgb) { return u2netpMask(*models.get<U2NetPImpl>(kRemover), rgb); }},
+    {MaskSource::ISNet, 1024,
+     [](const std::filesystem::path& file) -> std::shared_ptr<torch::nn::Module> { return loadISNet(file).ptr(); },
+     [](StagedModels& models, const torch::Tensor& rgb) { return isnetMask(*models.get<ISNetImpl>(kRemover), rgb); }},
+};
+
+const LearnedRemover* learnedRemover(MaskSource source) {
+    for (const auto& r : kLearnedRemovers)
+        if (r.source == source) return &r;
+    return nullptr;  // the classical cut-out
+}
+
+// One run: what its stages hand on to each other, and the stages themselves.
+class CharacterRun {
+public:
+    CharacterRun(const CharacterParams& params, CharacterResult& result, torch::Device device,
+                 torch::Tensor rgba, bool useAlpha, RemoverPlan remover)
+        : params_(params), result_(result), device_(device), rgba_(std::move(rgba)),
+          useAlpha_(useAlpha), remover_(std::move(remover)),
+          texture_(static_cast<std::int64_t>(params.textureSize)) {}
+
+    const LearnedRemover* learned() const { return learnedRemover(remover_.source); }
+    void use(StagedModels& models) { models_ = &models; }
+
+    // The registry's loaders of this run's models; an empty one: not in this run.
+    Loader remover() const;
+    Loader structureSolver() const { return solver(kCoarseLongSide); }
+    Loader surface512() const { return solver(512); }
+    Loader surface1024() const { return solver(kFieldLongSide); }
+    Loader textureBaker() const;
+
+    void preprocess();
+    void structure();
+    void shape512();
+    void shape1024();
+    void texture();
+    void decode();
+    void exportMesh() { result_.files = writeMeshFile(result_.mesh, params_.output); }
+
+private:
+    const CharacterParams& params_;
+    CharacterResult& result_;
+    torch::Device device_;
+    torch::Tensor rgba_;
+    bool useAlpha_;
+    RemoverPlan remover_;
+    std::int64_t texture_;
+    StagedModels* models_ = nullptr;
+
+    Loader solver(std::int64_t longSide) const;
+
+    Subject subject_;
+    torch::Tensor fineMask_, u_, front_, back_, atlas_;
+    AtlasLayout layout_;
+    SheetMesh sheet_;
+};
+
+// The pipeline, one row per stage in run order: its name, the registry objects it holds with
+// their loaders, and its body. The registry's plan and loaders (in this order: eager runs build
+// them so) and the stage names all come from here.
+struct ModelRow {
+    const char* name;
+    Loader (CharacterRun::*loader)() const;
+};
+
+struct StageRow {
+    const char* name;
+    std::vector<ModelRow> models;
+    void (CharacterRun::*body)();
+};
+
+const StageRow kStages[] = {
+    {"preprocess", {{kRemover, &CharacterRun::remover}}, &CharacterRun::preprocess},
+    {"structure", {{kStructureSolver, &CharacterRun::structureSolver}}, &CharacterRun::structure},
+    {"shape_512", {{kSurface512, &CharacterRun::surface512}}, &CharacterRun::shape512},
+    {"shape_1024", {{kSurface1024, &CharacterRun::surface1024}}, &CharacterRun::shape1024},
+    {"texture", {{kTextureBaker, &CharacterRun::textureBaker}}, &CharacterRun::texture},
+    {"decode", {}, &CharacterRun::decode},
+    {"export", {}, &CharacterRun::exportMesh},
+};
+
+Loader CharacterRun::remover() const {
+    const auto* r = learned();
+    if (!r) return {};  // the classical cut-out, or the picture's alpha
+    return [r, file = remover_.file, device = device_]() -> std::shared_ptr<torch::nn::Module> {
+        auto net = r->load(file);  // ready for inference
+        net->to(device);
+        net->eval();
+        return net;
+    };
+}
+
+Loader CharacterRun::solver(std::int64_t longSide) const {
+    return [longSide, device = device_] { return SurfaceSolver(longSide, device).ptr(); };
+}
+
+Loader CharacterRun::textureBaker() const {
+    return [texture = texture_, device = device_] { return TextureBaker(texture, device).ptr(); };
+}
+
+void CharacterRun::preprocess() {
+    MaskPredictor predictor;
+    if (const auto* r = learned())
+        predictor = [this, r](const torch::Tensor& rgb) {
+            auto mask = r->mask(*models_, atLongSide(rgb, r->longSide).clamp(0, 1).to(device_));
+            return resizeTensor(mask.to(torch::kCPU), rgb.size(1), rgb.size(2)).clamp(0, 1);
+        };
+    if (!learned() && !useAlpha_ && !remover_.notice.empty()) result_.notices.push_back(remover_.notice);
+    subject_ = extractSubject(rgba_, useAlpha_, predictor, remover_.source, params_.minPart / 100.0,
+                              params_.input.string());
+    result_.maskSource = subject_.source;
+    result_.parts = subject_.parts;
+    result_.droppedParts = subject_.droppedParts;
+    if (!subject_.cutAt.empty())
+        result_.notices.push_back("the subject touches the picture's " + joinWords(subject_.cutAt) +
+                                  " edge" + (subject_.cutAt.size() > 1 ? "s" : "") +
+                                  ": it is probably cut off there, and the mesh ends where "
+                                  "the picture does; use a picture that shows the whole character");
+    result_.subjectMask = tensorToImage(subject_.region.to(torch::kFloat32));
+    result_.cutout = tensorToImage(torch::cat({subject_.rgb, subject_.alpha.unsqueeze(0)}));
+    fineMask_ = atLongSide(subject_.alpha, kFieldLongSide).clamp(0, 1);
+    if (params_.onCutout) params_.onCutout(result_.cutout);
+}
+
+void CharacterRun::structure() {
+    auto solver = models_->get<SurfaceSolverImpl>(kStructureSolver);
+    u_ = solver->solve(atLongSide(fineMask_, kCoarseLongSide).to(device_) >= 0.5, {}, 600);
+}
+
+void CharacterRun::shape512() {
+    auto solver = models_->get<SurfaceSolverImpl>(kSurface512);
+    u_ = solver->solve(atLongSide(fineMask_, 512).to(device_) >= 0.5, u_, 250);
+}
+
+void CharacterRun::shape1024() {
+    auto solver = models_->get<SurfaceSolverImpl>(kSurface1024);
+    u_ = solver->solve(fineMask_.to(device_) >= 0.5, u_, 150).to(torch::kCPU);
+    // √u rises steeply from the outline, so the pixel staircase of the silhouette would show on
+    // the rim as terraces: a light blur of the heights evens it out.
+    auto height = gaussianBlur(inflateHeight(u_, 1.0), 2.0);
+    front_ = height * (kFrontDepth * params_.thickness);
+    back_ = height * (kBackDepth * params_.thickness);
+    spdlog::debug("shape residual {:.3g}", solver->residual());
+}
+
+void CharacterRun::texture() {
+    layout_ = planAtlas(fineMask_.size(1), fineMask_.size(0), texture_);
+    atlas_ = models_->get<TextureBakerImpl>(kTextureBaker)->bake(subject_.rgb, subject_.alpha, layout_).to(torch::kCPU);
+}
+
+void CharacterRun::decode() {
+    const auto budget = static_cast<std::size_t>(params_.triangles);
+    const double minShare = params_.minPart / 100.0;
+    sheet_ = buildSheetMesh(fineMask_, front_, back_, gridCells(fineMask_, budget, 3.0), minShare);
+    if (!decimateSheetMesh(sheet_, budget)) {
+        // A grid coarse enough to need no simplification is closed by construction.
+        spdlog::debug("simplification did not stay manifold; meshing at the budget instead");
+        double oversample = 0.95;
+        do {
+            sheet_ = buildSheetMesh(fineMask_, front_, back_, gridCells(fineMask_, budget, oversample), minShare);
+            oversample *= 0.9;
+        } while (sheet_.indices.size() / 3 > budget && oversample > 0.01);
+    }
+    result_.mesh = assemble(sheet_, layout_, tensorToImage(atlas_), params_);
+    result_.meshReport = checkMesh(result_.mesh.positions, result_.mesh.indices);
+    if (!result_.meshReport.closedManifold())
+        spdlog::warn("the mesh is not a closed manifold: {}", result_.meshReport.describe());
 }
 
 }  // namespace
@@ -194,7 +370,7 @@ const char* maskSourceName(MaskSource source) {
 
 std::vector<std::string> characterStages() {
     std::vector<std::string> names;
-    for (const auto& stage : characterPlan(true)) names.push_back(stage.name);
+    for (const auto& stage : kStages) names.emplace_back(stage.name);
     return names;
 }
 
@@ -229,119 +405,34 @@ CharacterResult runCharacter(const CharacterParams& params) {
     result.workHeight = static_cast<int>(rgba.size(1));
     const bool useAlpha = decoded.hasAlpha && alphaIsMeaningful(rgba[3]);
 
-    const auto remover = chooseRemover(params, !useAlpha && plainBackground(rgba.slice(0, 0, 3)));
-    const bool learned = remover.source != MaskSource::Classical;
-
+    CharacterRun run(params, result, device, rgba, useAlpha,
+                     chooseRemover(params, !useAlpha && plainBackground(rgba.slice(0, 0, 3))));
     std::vector<std::pair<std::string, Loader>> loaders;
-    if (learned)
-        loaders.emplace_back("background_remover", [source = remover.source, file = remover.file,
-                                                     device]() -> std::shared_ptr<torch::nn::Module> {
-            const auto ready = [&](auto net) -> std::shared_ptr<torch::nn::Module> {  // for inference
-                net->to(device);
-                net->eval();
-                return net.ptr();
-            };
-            return source == MaskSource::ISNet ? ready(loadISNet(file)) : ready(loadU2NetP(file));
-        });
-    const auto texture = static_cast<std::int64_t>(params.textureSize);
-    loaders.emplace_back("structure_solver", [device] { return SurfaceSolver(kCoarseLongSide, device).ptr(); });
-    loaders.emplace_back("surface_512", [device] { return SurfaceSolver(512, device).ptr(); });
-    loaders.emplace_back("surface_1024", [device] { return SurfaceSolver(kFieldLongSide, device).ptr(); });
-    loaders.emplace_back("texture_baker", [texture, device] { return TextureBaker(texture, device).ptr(); });
-    const auto plan = characterPlan(learned);
+    std::vector<Stage> plan;
+    for (const auto& row : kStages) {
+        Stage stage{row.name, {}};
+        for (const auto& model : row.models)
+            if (auto loader = (run.*model.loader)()) {
+                stage.models.emplace_back(model.name);
+                loaders.emplace_back(model.name, std::move(loader));
+            }
+        plan.push_back(std::move(stage));
+    }
 
     EventLog log;
     StagedModelsOptions options;
     options.events = fanOut({log.sink(), params.events});
     options.mode = params.mode;
     StagedModels models(std::move(loaders), plan, std::move(options));  // eager: all built now
+    run.use(models);
     torch::NoGradGuard noGrad;
     torch::manual_seed(static_cast<std::uint64_t>(params.seed));
 
-    Subject subject;
-    torch::Tensor fineMask, u, front, back, atlas;
-    AtlasLayout layout;
-    SheetMesh sheet;
-
     StageRunner stages(models, log, params.onStage, params.cancel, "the character run");
-    auto runStage = [&](const std::string& name, const std::function<void()>& work) {
-        result.stages.push_back(stages.run(name, work));
-        spdlog::debug("stage {}: {:.2f} s", name, result.stages.back().seconds);
-    };
-
-    runStage("preprocess", [&] {
-        MaskPredictor predictor;
-        // The networks see 320² (U²-Netp) or 1024² (ISNet): shrink with area averaging first so
-        // large pictures are not sampled coarsely, and bring the mask back to full size.
-        if (remover.source == MaskSource::U2NetP)
-            predictor = [&](const torch::Tensor& rgb) {
-                auto net = models.get<U2NetPImpl>("background_remover");
-                auto mask = u2netpMask(*net, atLongSide(rgb, 640).clamp(0, 1).to(device));
-                return resizeTensor(mask.to(torch::kCPU), rgb.size(1), rgb.size(2)).clamp(0, 1);
-            };
-        if (remover.source == MaskSource::ISNet)
-            predictor = [&](const torch::Tensor& rgb) {
-                auto net = models.get<ISNetImpl>("background_remover");
-                auto mask = isnetMask(*net, atLongSide(rgb, 1024).clamp(0, 1).to(device));
-                return resizeTensor(mask.to(torch::kCPU), rgb.size(1), rgb.size(2)).clamp(0, 1);
-            };
-        if (!learned && !useAlpha && !remover.notice.empty()) result.notices.push_back(remover.notice);
-        subject = extractSubject(rgba, useAlpha, predictor, remover.source, params.minPart / 100.0,
-                                 params.input.string());
-        result.maskSource = subject.source;
-        result.parts = subject.parts;
-        result.droppedParts = subject.droppedParts;
-        if (!subject.cutAt.empty())
-            result.notices.push_back("the subject touches the picture's " + joinWords(subject.cutAt) +
-                                     " edge" + (subject.cutAt.size() > 1 ? "s" : "") +
-                                     ": it is probably cut off there, and the mesh ends where "
-                                     "the picture does; use a picture that shows the whole character");
-        result.subjectMask = tensorToImage(subject.region.to(torch::kFloat32));
-        result.cutout = tensorToImage(torch::cat({subject.rgb, subject.alpha.unsqueeze(0)}));
-        fineMask = atLongSide(subject.alpha, kFieldLongSide).clamp(0, 1);
-    });
-    if (params.onCutout) params.onCutout(result.cutout);
-    runStage("structure", [&] {
-        auto solver = models.get<SurfaceSolverImpl>("structure_solver");
-        u = solver->solve(atLongSide(fineMask, kCoarseLongSide).to(device) >= 0.5, {}, 600);
-    });
-    runStage("shape_512", [&] {
-        auto solver = models.get<SurfaceSolverImpl>("surface_512");
-        u = solver->solve(atLongSide(fineMask, 512).to(device) >= 0.5, u, 250);
-    });
-    runStage("shape_1024", [&] {
-        auto solver = models.get<SurfaceSolverImpl>("surface_1024");
-        u = solver->solve(fineMask.to(device) >= 0.5, u, 150).to(torch::kCPU);
-        // √u rises steeply from the outline, so the pixel staircase of the silhouette would
-        // show on the rim as terraces: a light blur of the heights evens it out.
-        auto height = gaussianBlur(inflateHeight(u, 1.0), 2.0);
-        front = height * (kFrontDepth * params.thickness);
-        back = height * (kBackDepth * params.thickness);
-        spdlog::debug("shape residual {:.3g}", solver->residual());
-    });
-    runStage("texture", [&] {
-        layout = planAtlas(fineMask.size(1), fineMask.size(0), texture);
-        atlas = models.get<TextureBakerImpl>("texture_baker")->bake(subject.rgb, subject.alpha, layout).to(torch::kCPU);
-    });
-    runStage("decode", [&] {
-        const auto budget = static_cast<std::size_t>(params.triangles);
-        const double minShare = params.minPart / 100.0;
-        sheet = buildSheetMesh(fineMask, front, back, gridCells(fineMask, budget, 3.0), minShare);
-        if (!decimateSheetMesh(sheet, budget)) {
-            // A grid coarse enough to need no simplification is closed by construction.
-            spdlog::debug("simplification did not stay manifold; meshing at the budget instead");
-            double oversample = 0.95;
-            do {
-                sheet = buildSheetMesh(fineMask, front, back, gridCells(fineMask, budget, oversample), minShare);
-                oversample *= 0.9;
-            } while (sheet.indices.size() / 3 > budget && oversample > 0.01);
-        }
-        result.mesh = assemble(sheet, layout, tensorToImage(atlas), params);
-        result.meshReport = checkMesh(result.mesh.positions, result.mesh.indices);
-        if (!result.meshReport.closedManifold())
-            spdlog::warn("the mesh is not a closed manifold: {}", result.meshReport.describe());
-    });
-    runStage("export", [&] { result.files = writeMeshFile(result.mesh, params.output); });
+    for (const auto& row : kStages) {
+        result.stages.push_back(stages.run(row.name, [&] { (run.*row.body)(); }));
+        spdlog::debug("stage {}: {:.2f} s", row.name, result.stages.back().seconds);
+    }
     models.close();
     result.events = log.events();
     result.seconds = secondsSince(started);

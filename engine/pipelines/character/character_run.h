@@ -25,7 +25,7 @@
 #include "engine/api/errors.h"
 #include "engine/api/run_settings.h"
 #include "engine/api/weights.h"
-#include "engine/base/event.h"
+#include "guard/base/event.h"
 #include "engine/media/mesh.h"
 #include "engine/pipelines/stage_runner.h"
 
