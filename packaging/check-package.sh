@@ -48,6 +48,9 @@ grep -q "image/png=.*$id.desktop" /usr/share/applications/mimeinfo.cache ||
 grep -q 'application/x-stageload-trace' /usr/share/mime/types || die "the trace's MIME type is not registered"
 [[ $(stageload --version) == "stageload $(dpkg-query -W -f='${Version}' stageload-studio)" ]] ||
   die "stageload --version differs from the package's version"
+[[ -x /usr/libexec/stageload/stageload-keeper ]] || die "no keeper at /usr/libexec/stageload/stageload-keeper"
+stageload guard --wait-free 0 -- true > "$work/guard.log" 2>&1 || { cat "$work/guard.log"; die "stageload guard -- true"; }
+grep -q keeper "$work/guard.log" && { cat "$work/guard.log"; die "the installed stageload does not find its keeper"; }
 
 log "another user: stageload run and the app from its desktop entry"
 id -u "$user" >/dev/null 2>&1 || useradd -m "$user"

@@ -100,7 +100,10 @@ GeneratorJobResult runGeneratorJob(const GeneratorRunParams& p) noexcept {
             return j;
         case kExitCancelled:
             j.end = GeneratorEnd::Cancelled;
-            j.message = name + " was cancelled; its whole process group is gone";
+            if (const std::string why = p.cancelReason ? p.cancelReason() : std::string(); !why.empty())
+                j.message = name + " was stopped (" + why + "); its whole process group is gone";
+            else
+                j.message = name + " was cancelled; its whole process group is gone";
             return j;
         case 0: break;
         default:

@@ -291,6 +291,7 @@ GeneratorRunResult runGenerator(const GeneratorRunParams& p) {
     guard.hooks.traceMeta = generatorTraceMeta(p.def, p.values);
     if (p.meta.is_object()) guard.hooks.traceMeta.update(p.meta);
     if (p.cancel) guard.hooks.cancelled = [c = p.cancel] { return c->load(); };
+    guard.hooks.cancelReason = p.cancelReason;
     r.exitCode = guard.run(cmd.argv);
     r.traceProblem = guard.traceProblem();
     session.end();

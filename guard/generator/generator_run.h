@@ -55,6 +55,9 @@ struct GeneratorRunParams {
     std::function<void(const std::string& line, bool isStderr, bool isProgress)> onOutput;
     std::function<void(const GuardLogEntry&)> onGuardLog;
     const std::atomic<bool>* cancel = nullptr;
+    /// Once *cancel is set: why, for the trace's stop mark and the message ("" or unset: the
+    /// user's cancel; an interruptedReason() when the program is being ended).
+    std::function<std::string()> cancelReason;
     /// More for the trace's start line (the picture's size, ...); the run adds the generator,
     /// its input, seed, texture size and every param's value.
     nlohmann::json meta = nlohmann::json::object();

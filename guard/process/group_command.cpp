@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <set>
 
 #include <fcntl.h>
@@ -101,6 +100,8 @@ GroupCommand::GroupCommand(const std::vector<std::string>& argv, const sigset_t*
     }
 }
 
+GroupCommand::GroupCommand(Adopt, pid_t pgid) : pid_(pgid) {}
+
 GroupCommand::~GroupCommand() {
     for (int f : {out_, err_})
         if (f >= 0) ::close(f);
@@ -153,13 +154,8 @@ void GroupCommand::track(const std::vector<ProcessInfo>& processes) {
 
 std::vector<pid_t> GroupCommand::escaped() const {
     std::vector<pid_t> alive;
-    for (const auto& [pid, start] : escaped_) {
-        std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-        std::string line;
-        if (!std::getline(in, line)) continue;
-        const auto p = parseProcStat(line);
-        if (p && p->startTicks == start && p->state != 'Z' && p->state != 'X') alive.push_back(pid);
-    }
+    for (const auto& [pid, start] : escaped_)
+        if (processRuns(pid, start)) alive.push_back(pid);
     return alive;
 }
 
@@ -204,6 +200,7 @@ bool GroupCommand::stop(double grace, const std::function<void(double)>& sleep) 
     poll();
     if (!anyAlive()) return true;
     signalAll(SIGTERM);
+    signalAll(SIGCONT);  // a stopped process (SIGSTOP, a debugger) acts on SIGTERM only once it runs
     if (waitGone(grace)) return true;
     look();  // right before the parents die, while their children still name them
     signalAll(SIGKILL);

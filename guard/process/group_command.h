@@ -13,6 +13,8 @@
 // guard adopts orphaned members so it can reap them and "gone" means gone.
 // The destructor does not signal anything. Not thread-safe: one owner thread.
 // Descendants that leave the group (setsid) are found by track() and stopped with it.
+// GroupCommand(adopt, pgid) stands for a group another process started (the keeper's view of
+// its owner's run): stop(), track() and groupAlive() work on it; poll() reaps nothing.
 
 #include <csignal>
 #include <functional>
@@ -46,6 +48,9 @@ struct SpawnOptions {
 
 class GroupCommand {
 public:
+    struct Adopt {};
+    /// A group this process did not start: `pgid` is its leader's pid (which may have exited).
+    GroupCommand(Adopt, pid_t pgid);
     GroupCommand(const std::vector<std::string>& argv, const sigset_t* childMask = nullptr,
                  const SpawnOptions& options = {});
     ~GroupCommand();  ///< closes the pipes; signals nothing
@@ -69,10 +74,16 @@ public:
     void track(const std::vector<ProcessInfo>& processes);
     /// The descendants outside the group that track() found and that still run.
     std::vector<pid_t> escaped() const;
+    /// Every descendant track() found outside the group, with its start time (clock ticks since
+    /// boot, to tell it from a later process given the same pid), whether it runs now or not.
+    const std::map<pid_t, long long>& escapedStarts() const { return escaped_; }
+    /// Counts `pid` (started at `startTicks`) as a descendant that left the group (what another
+    /// process's track() found).
+    void addEscaped(pid_t pid, long long startTicks) { escaped_.emplace(pid, startTicks); }
     /// Sends `sig` to the whole group. Returns false when the group is already gone.
     bool signalGroup(int sig) const;
-    /// SIGTERM, then SIGKILL after `grace` seconds, to the group and to the descendants that
-    /// left it; `sleep(s)` waits (and may wake early). True when all of them are gone.
+    /// SIGTERM (with SIGCONT, so a stopped member gets it), then SIGKILL after `grace` seconds,
+    /// to the group and to the descendants that left it; `sleep(s)` waits (and may wake early). True when all of them are gone.
     bool stop(double grace, const std::function<void(double)>& sleep);
     /// The leader's exit code once known (after poll() or stop()).
     std::optional<int> exitCode() const { return code_; }

@@ -85,6 +85,12 @@ std::optional<double> processAgeSeconds() {
            static_cast<double>(self->startTicks) / static_cast<double>(ticks);
 }
 
+std::optional<ProcessInfo> readProcess(pid_t pid) {
+    std::string text;
+    if (pid <= 0 || !readSmallFile(("/proc/" + std::to_string(pid) + "/stat").c_str(), text)) return std::nullopt;
+    return parseProcStat(text);
+}
+
 std::vector<ProcessInfo> listProcesses(bool withCmdline) {
     DIR* dir = ::opendir("/proc");
     if (!dir) throw FileError(std::string("cannot list /proc: ") + std::strerror(errno));
@@ -111,6 +117,11 @@ std::vector<ProcessInfo> listProcesses(bool withCmdline) {
     return out;
 }
 #endif
+
+bool processRuns(pid_t pid, long long startTicks) {
+    const auto p = readProcess(pid);
+    return p && p->startTicks == startTicks && p->state != 'Z' && p->state != 'X';
+}
 
 std::set<pid_t> selfAndAncestors(const std::vector<ProcessInfo>& processes) {
     std::map<pid_t, pid_t> parent;

@@ -47,6 +47,12 @@ std::string joinCmdline(std::string_view raw);
 /// Every process visible now. With `withCmdline` false only the stat fields are read (cheaper).
 std::vector<ProcessInfo> listProcesses(bool withCmdline = true);
 
+/// The process `pid` now (stat fields only), or nullopt when there is none.
+std::optional<ProcessInfo> readProcess(pid_t pid);
+/// True while `pid` runs and is the process that started at `startTicks` (not a later one
+/// given the same pid); an exited process (a zombie) does not run.
+bool processRuns(pid_t pid, long long startTicks);
+
 /// This process and all its ancestors up to pid 1 (found through `processes`).
 std::set<pid_t> selfAndAncestors(const std::vector<ProcessInfo>& processes);
 

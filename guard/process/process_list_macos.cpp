@@ -44,6 +44,12 @@ std::optional<double> processAgeSeconds() {
     return std::nullopt;  // callers fall back to their own clock (start of main)
 }
 
+std::optional<ProcessInfo> readProcess(pid_t pid) {
+    for (auto& p : listProcesses(false))
+        if (p.pid == pid) return std::move(p);
+    return std::nullopt;
+}
+
 std::vector<ProcessInfo> listProcesses(bool withCmdline) {
     int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_ALL, 0};
     std::size_t len = 0;

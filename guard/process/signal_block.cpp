@@ -31,6 +31,16 @@ bool SignalBlock::isTermination(int sig) {
     return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
 }
 
+std::string SignalBlock::describe(int sig) {
+    switch (sig) {
+        case SIGTERM: return "SIGTERM (logout, systemctl stop, kill)";
+        case SIGINT: return "SIGINT (Ctrl+C)";
+        case SIGHUP: return "SIGHUP (its terminal was closed)";
+        case SIGQUIT: return "SIGQUIT";
+        default: return "signal " + std::to_string(sig);
+    }
+}
+
 int SignalBlock::wait(double seconds) {
     if (seconds < 0) seconds = 0;
 #if defined(__APPLE__)

@@ -13,6 +13,7 @@
 // from the thread that created it. Throws nothing.
 
 #include <csignal>
+#include <string>
 
 namespace stageload {
 
@@ -27,6 +28,9 @@ public:
     int wait(double seconds);
     /// True for the signals that mean "stop" (not SIGCHLD).
     static bool isTermination(int sig);
+    /// "SIGTERM (logout, systemctl stop, kill)" for the signals the block handles, else
+    /// "signal N".
+    static std::string describe(int sig);
 
     const sigset_t& oldMask() const { return old_; }
 

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "guard/base/utc.h"
+#include "guard/keeper/keeper_link.h"
 #include "guard/memory/pressure.h"
 #include "guard/memory/readers.h"
 #include "guard/policy/guard_options.h"
@@ -146,13 +147,23 @@ int Guard::run(const std::vector<std::string>& argv) {
         }
     } reaperOff{reaper};
 
+    // The keeper stops the group if this process ends without doing so (SIGKILL, a crash):
+    // started first, so there is no moment when the command runs unwatched.
+    std::optional<KeeperLink> keeper;
+    try {
+        keeper.emplace(keeperProgram());
+    } catch (const StartError& e) {
+        log("warn", std::string(e.what()) + ": if this program is killed, its command keeps running", "");
+    }
     std::optional<GroupCommand> cmd;
     try {
         cmd.emplace(argv, &signals.oldMask(), hooks.spawn);
     } catch (const StartError& e) {
         log("error", e.what(), "");
+        if (keeper) keeper->release();
         return kExitCannotStart;
     }
+    if (keeper) keeper->watch(cmd->pgid(), params_.stopGrace);
     // A command that reads the terminal must own it, or SIGTTIN stops it (declared after cmd:
     // the terminal comes back before anything else is torn down).
     std::optional<TerminalHandover> terminal;
@@ -173,6 +184,7 @@ int Guard::run(const std::vector<std::string>& argv) {
             log("error", std::string("no trace: ") + e.what(), "");
         }
     }
+    if (meter && keeper) keeper->trace(params_.tracePath, meter->epoch());
     if (onStarted) onStarted(cmd->pgid());
     if (hooks.started) hooks.started(*cmd);
     if (meter && hooks.meterStarted) hooks.meterStarted(*meter);
@@ -180,6 +192,7 @@ int Guard::run(const std::vector<std::string>& argv) {
     const auto finish = [&](int code, const std::string& what, const std::string& message,
                             const std::string& readings) {
         tick();  // what the command wrote last
+        if (keeper) keeper->release();  // the group is stopped: nothing is left to keep
         if (meter) {
             meter->mark("guard: " + what + ": " + message);
             meter->stop();
@@ -215,6 +228,7 @@ int Guard::run(const std::vector<std::string>& argv) {
             try {
                 const auto processes = listProcesses(false);
                 cmd->track(processes);
+                if (keeper) keeper->escaped(cmd->escapedStarts());
                 groupCpu_ = groupCpuSeconds(processes, cmd->pgid(), cmd->escaped());
             } catch (const Error&) {
             }
@@ -226,8 +240,9 @@ int Guard::run(const std::vector<std::string>& argv) {
             nextTick = env_.now() + hooks.tickInterval;
         }
         if (cancelled()) {
-            if (meter) meter->mark(stopMark(kCancelledReason));
-            log("stop", "stopping group " + std::to_string(cmd->pgid()) + ": cancelled", "");
+            const std::string why = hooks.cancelReason ? hooks.cancelReason() : std::string();
+            if (meter) meter->mark(stopMark(why.empty() ? std::string(kCancelledReason) : why));
+            log("stop", "stopping group " + std::to_string(cmd->pgid()) + ": " + (why.empty() ? "cancelled" : why), "");
             stopGroup();
             return finish(kExitCancelled, "exit", "cancelled (exit 130)", "");
         }
@@ -259,6 +274,7 @@ int Guard::run(const std::vector<std::string>& argv) {
         wait = std::min(wait, std::max(0.0, nextTrack - now));
         const int sig = sleep(step(wait));
         if (SignalBlock::isTermination(sig)) {
+            if (meter) meter->mark(stopMark(interruptedReason("the guard got " + SignalBlock::describe(sig))));
             log("signal",
                 "got signal " + std::to_string(sig) + "; stopping group " +
                     std::to_string(cmd->pgid()) + " first",

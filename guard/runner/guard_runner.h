@@ -81,6 +81,9 @@ struct GuardHooks {
     nlohmann::json traceMeta = nlohmann::json::object();
     /// True: stop (waiting: give up; running: stop the group) and return kExitCancelled.
     std::function<bool()> cancelled;
+    /// Once cancelled: the stop's reason for the trace ("" or unset: the user's "cancelled"; an
+    /// interruptedReason() when the program running the guard is being ended).
+    std::function<std::string()> cancelReason;
     /// True when the command printed something since the previous call (its output is read by
     /// tick): printing counts as activity for --stall-kill.
     std::function<bool()> printed;

@@ -89,12 +89,26 @@ std::optional<StopMark> stopMarkOf(const Event& e) {
     return std::nullopt;
 }
 
+namespace {
+constexpr std::string_view kInterrupted = "interrupted: ";
+}
+
+std::string interruptedReason(const std::string& why) {
+    return std::string(kInterrupted) + why;
+}
+
+bool isInterruption(const std::string& reason) {
+    return reason.rfind(kInterrupted, 0) == 0;
+}
+
 bool Summary::stoppedByGuard() const {
-    return !stoppedAt.empty() && !stopReason.empty() && stopReason != kCancelledReason;
+    return !stoppedAt.empty() && !stopReason.empty() && stopReason != kCancelledReason &&
+           !isInterruption(stopReason);
 }
 
 std::string Summary::ranTo() const {
     if (stoppedByGuard()) return stoppedAt + " (stopped by the guard: " + stopReason + ")";
+    if (!stoppedAt.empty() && isInterruption(stopReason)) return stoppedAt + " (" + stopReason + ")";
     if (!stoppedAt.empty())
         return stoppedAt + (stopReason == kCancelledReason ? " (cancelled)" : " (stopped)");
     if (ended) return "end";
@@ -149,7 +163,7 @@ Summary summarize(const Trace& trace) {
         auto stop = stopMarkOf(e);
         if (!stop) continue;
         if (stop->stage.empty()) {
-            stop->stage = s.stages.front().name;  // the window the mark falls in
+            stop->stage = s.stages.empty() ? std::string("setup") : s.stages.front().name;  // the window it falls in
             for (const auto& w : s.stages)
                 if (w.start <= e.t) stop->stage = w.name;
         }

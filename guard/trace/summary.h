@@ -83,6 +83,11 @@ struct Summary {
 /// cascade's --stop-at) is read as well.
 std::string stopMark(const std::string& reason);
 inline constexpr const char* kCancelledReason = "cancelled";
+/// The reason of a run that was stopped because the program running it was ended (a signal, a
+/// crash, a logout): "interrupted: WHY". Neither the user's cancel nor the guard's decision.
+std::string interruptedReason(const std::string& why);
+/// True for a reason made by interruptedReason().
+bool isInterruption(const std::string& reason);
 
 struct StopMark {
     std::string stage;   ///< from a "stopped at STAGE" mark; "" for the guard's (ask the windows)

@@ -349,7 +349,7 @@ private slots:
         std::vector<GuardLogEntry> log;
         guard.onLog = [&](const GuardLogEntry& e) { log.push_back(e); };
         guard.onStarted = [&](pid_t pgid) { group = pgid; };
-        const int code = guard.run({STAGELOAD_TEST_HOG, "16", "50", "2000"});
+        const int code = guard.run({STAGELOAD_TEST_HOG, "--step-mb", "16", "--steps", "125", "--every", "0.05"});
         QCOMPARE(code, kExitStoppedByGuard);
 
         const Trace t = readTrace(trace);

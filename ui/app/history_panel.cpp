@@ -28,6 +28,7 @@ QString resultText(const studio::RunRecord& r) {
     if (where.isEmpty()) return r.status;
     if (r.status == studio::RunRecord::statusStopped()) return HistoryPanel::tr("stopped in %1").arg(where);
     if (r.status == studio::RunRecord::statusCancelled()) return HistoryPanel::tr("cancelled in %1").arg(where);
+    if (r.status == studio::RunRecord::statusInterrupted()) return HistoryPanel::tr("interrupted in %1").arg(where);
     return r.status;
 }
 

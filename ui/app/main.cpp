@@ -16,6 +16,7 @@
 #include "ui/app/main_window.h"
 #include "ui/app/scripted_session.h"
 #include "ui/app/studio_application.h"
+#include "ui/app/termination_signals.h"
 #include "ui/worker/run_controller.h"
 
 int main(int argc, char** argv) {
@@ -90,6 +91,14 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+
+    // A logout, Ctrl+C or a closed terminal stops the run (a generator's whole group) and keeps
+    // it in the history before the app quits with 128+N, as `stageload` does.
+    stageload::app::TerminationSignals termination;
+    QObject::connect(&termination, &stageload::app::TerminationSignals::received, &window, [&window](int sig) {
+        window.stopRunAndQuit(
+            QStringLiteral("stageload-studio got %1").arg(stageload::app::TerminationSignals::describe(sig)), 128 + sig);
+    });
 
     stageload::app::ScriptedSession session(window, options, launch);
     if (options.any()) session.begin();

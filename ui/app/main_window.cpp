@@ -23,6 +23,7 @@
 #include "guard/base/units.h"
 #include "engine/pipelines/character/character_run.h"
 #include "guard/forecast/forecast.h"
+#include "guard/trace/summary.h"
 #include "guard/generator/generator_run.h"
 #include "ui/app/blender_launcher.h"
 #include "ui/app/forecast_panel.h"
@@ -61,6 +62,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), blender_(blenderE
     connectRuns();
     logPane_->attachTo(spdlog::default_logger());
     for (const auto& w : ignored) spdlog::warn("settings: {}", w.toStdString());
+    if (const int n = history_.markInterrupted())  // runs an app that is gone left "running"
+        spdlog::warn("history: {} run(s) were interrupted when the app ended last", n);
     QStringList broken;
     refreshHistory(&broken);
     forecastPanel_->setHistory(readRunPoints({history_.root().toStdString()}));
@@ -323,6 +326,18 @@ void MainWindow::updateActions() {
     settingsPanel_->setEnabled(!running);
 }
 
+void MainWindow::stopRunAndQuit(const QString& why, int exitCode) {
+    quitCode_ = exitCode;
+    if (runs_.isRunning()) {
+        spdlog::warn("quitting: {}; stopping the run first", why.toStdString());
+        statusBar()->showMessage(tr("Stopping the run before quitting (%1)…").arg(why));
+        runs_.cancel(QString::fromStdString(interruptedReason(why.toStdString())));
+        return;  // onRunFinished() quits
+    }
+    close();  // the last window: the app quits
+    if (exitCode != 0) QCoreApplication::exit(exitCode);
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (runs_.isRunning()) {
         if (!scripted_ &&
@@ -334,7 +349,10 @@ void MainWindow::closeEvent(QCloseEvent* event) {
             event->ignore();
             return;
         }
-        runs_.cancel();
+        // The run is stopped and kept in the history first; the window closes when it has ended.
+        stopRunAndQuit(QStringLiteral("stageload-studio's window was closed"), 0);
+        event->ignore();
+        return;
     }
     settingsPanel_->applyTo(settings_);
     settings_.guardEnabled = guardPanel_->guardEnabled();

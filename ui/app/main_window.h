@@ -13,6 +13,7 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QMainWindow>
+#include <optional>
 #include <QProgressBar>
 #include <QTimer>
 #include <memory>
@@ -84,6 +85,11 @@ public:
     /// updates the remover menu; true when it is installed.
     bool installRemover(stageload::RemoverChoice remover);
     bool isRunning() const { return runs_.isRunning(); }
+    /// Quits the app with `exitCode`, first stopping a run that is going (its whole process
+    /// group, for a generator) and keeping it in the history as interrupted because of `why`
+    /// ("stageload-studio got SIGTERM (...)"), which its trace's stop mark names too. What the app does when its window is closed or it gets SIGTERM,
+    /// SIGINT or SIGHUP.
+    void stopRunAndQuit(const QString& why, int exitCode);
 
     /// Reads the generator definitions again (user folder, then the shipped ones) and lists
     /// them in the Pipeline menu; problems go to the log. Returns how many were found.
@@ -151,6 +157,7 @@ private:
     QString meshFile_;
     bool scripted_ = false;
     int refusalCode_ = 1;
+    std::optional<int> quitCode_;  ///< set: quit with it once the run has ended
     std::map<std::string, std::string> scriptParams_;
     const QString blender_;  ///< blender on PATH at start ("" when none): not searched per update
 

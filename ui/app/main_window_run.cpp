@@ -243,8 +243,9 @@ void MainWindow::onRunFinished(const studio::GenerateOutcome& outcome) {
                                          : tr("Done, with a note: %1").arg(outcome.notices.front()));
             break;
         case studio::RunEnd::Cancelled:
+        case studio::RunEnd::Interrupted:  // the app is quitting: no dialog to hold it
             spdlog::info("{}", outcome.message.toStdString());
-            statusBar()->showMessage(tr("Cancelled"));
+            statusBar()->showMessage(outcome.title);
             break;
         case studio::RunEnd::Failed:
         case studio::RunEnd::Stopped:
@@ -255,6 +256,7 @@ void MainWindow::onRunFinished(const studio::GenerateOutcome& outcome) {
     refreshHistory();
     updateActions();
     emit runFinished(outcome);
+    if (quitCode_) stopRunAndQuit(QString(), *quitCode_);  // the run it waited for has ended
 }
 
 }  // namespace stageload::app

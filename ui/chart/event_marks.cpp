@@ -65,6 +65,7 @@ void EventMarks::addStop(const Event& event) {
     if (!stop || stop_) return;
     const QString text = stop->reason.empty()               ? tr("stopped before %1").arg(QString::fromStdString(stop->stage))
                          : stop->reason == kCancelledReason ? tr("cancelled")
+                         : isInterruption(stop->reason)     ? QString::fromStdString(stop->reason)
                                                             : tr("stopped by the guard: %1")
                                                                   .arg(QString::fromStdString(stop->reason));
     auto* line = new QCPItemStraightLine(plot_);  // the plot owns both

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "engine/api/failure.h"
 #include "guard/policy/guard_options.h"
 #include "guard/runner/guard_runner.h"
 
@@ -43,7 +44,8 @@ int runGuarded(const GuardParams& params, const std::vector<std::string>& comman
         std::fflush(stderr);
     };
     const int code = guard.run(command);
-    return code == 0 && !guard.traceProblem().empty() ? 1 : code;
+    // The command did its work, but the trace asked for is incomplete: what `run` says then.
+    return code == 0 && !guard.traceProblem().empty() ? exitCode(FailureKind::CannotWrite) : code;
 }
 
 }  // namespace stageload::cli

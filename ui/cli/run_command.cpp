@@ -6,7 +6,8 @@
 // image, corrupt, too large, no subject); 66 the picture does not exist; 73 the output cannot
 // be written (nothing half-written is left); 69 the learned remover asked for is not installed;
 // 78 its weights are broken;
-// 130 interrupted (Ctrl+C); 1 anything else. The codes come from engine/api/failure.h.
+// 128+N ended by signal N (130 Ctrl+C, 143 SIGTERM, 129 SIGHUP: the trace ends with a stop mark
+// naming it); 1 anything else. The codes come from engine/api/failure.h.
 #include <unistd.h>
 
 #include <cerrno>
@@ -27,6 +28,8 @@
 #include "ui/cli/guard_flags.h"
 #include "ui/cli/run_flags.h"
 #include "guard/generator/generator_def.h"
+#include "guard/process/signal_block.h"
+#include "guard/trace/summary.h"
 #include "ui/cli/run_generator.h"
 #include "ui/cli/run_options.h"
 #include "ui/cli/run_plan.h"
@@ -35,7 +38,11 @@ namespace stageload::cli {
 namespace {
 
 std::atomic<bool> interrupted{false};
-extern "C" void onInterrupt(int) { interrupted.store(true); }
+volatile std::sig_atomic_t interruptedBy = 0;  // the signal
+extern "C" void onInterrupt(int sig) {
+    interruptedBy = sig;
+    interrupted.store(true);
+}
 
 // The trace a run writes: the user's --trace, or a temporary file removed at the end.
 class TemporaryTrace {
@@ -85,15 +92,23 @@ int runAndPrint(CharacterJobParams p) {
     TemporaryTrace scratch(p.trace.string());
     p.trace = scratch.path();
     p.cancel = &interrupted;
+    // Ctrl+C, a logout (SIGTERM) or the terminal closing (SIGHUP): the run stops at its next
+    // step with a stop mark naming the signal, and the exit code is 128+N.
+    p.cancelReason = [] { return interruptedReason("stageload got " + SignalBlock::describe(interruptedBy)); };
     p.onStage = [](const std::string& stage, int index, int count, bool begins) {
         if (begins) std::fprintf(stderr, "[%d/%d] %s...\n", index + 1, count, stage.c_str());
     };
-    auto previous = std::signal(SIGINT, onInterrupt);
+    constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+    decltype(std::signal(SIGINT, SIG_DFL)) previous[3];
+    for (int i = 0; i < 3; ++i) {
+        previous[i] = std::signal(kSignals[i], onInterrupt);
+        if (previous[i] == SIG_IGN) std::signal(kSignals[i], SIG_IGN);  // nohup's SIGHUP stays ignored
+    }
     const auto job = runCharacterJob(p);
-    std::signal(SIGINT, previous);
+    for (int i = 0; i < 3; ++i) std::signal(kSignals[i], previous[i]);
     if (!job.ok()) {
         std::fprintf(stderr, "stageload: error: %s\n", job.message.c_str());
-        return job.exitCode();
+        return interrupted.load() && interruptedBy != 0 ? 128 + interruptedBy : job.exitCode();
     }
     const CharacterResult& r = job.result;
     for (const auto& notice : r.notices) std::fprintf(stderr, "stageload: note: %s\n", notice.c_str());

@@ -10,6 +10,7 @@ QString toStatus(RunEnd end) {
         case RunEnd::Failed: return RunRecord::statusFailed();
         case RunEnd::Cancelled: return RunRecord::statusCancelled();
         case RunEnd::Stopped: return RunRecord::statusStopped();
+        case RunEnd::Interrupted: return RunRecord::statusInterrupted();
     }
     return RunRecord::statusFailed();
 }

@@ -55,7 +55,8 @@ struct GenerateRequest {
 };
 
 /// Where a run ended. `Stopped` means the guard stopped it (or it never got room to start).
-enum class RunEnd { Done, Failed, Cancelled, Stopped };
+/// Stopped: by the guard; Interrupted: the app stopped it because it is being ended.
+enum class RunEnd { Done, Failed, Cancelled, Stopped, Interrupted };
 
 struct GenerateOutcome {
     RunEnd end = RunEnd::Done;

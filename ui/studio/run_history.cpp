@@ -12,7 +12,13 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
 #include "guard/base/error.h"
+#include "guard/process/process_list.h"
+#include "guard/trace/summary.h"
+#include "guard/trace/trace_reader.h"
 
 namespace stageload::studio {
 namespace {
@@ -71,6 +77,40 @@ QString RunHistory::defaultRoot() {
 
 RunHistory::RunHistory(QString root) : root_(QDir::cleanPath(QDir(root).absolutePath())) {}
 
+QJsonObject traceSummary(const QString& tracePath) {
+    if (tracePath.isEmpty()) return {};
+    try {
+        const auto json = toJson(summarize(readTrace(tracePath.toStdString())));
+        return QJsonDocument::fromJson(QByteArray::fromStdString(json.dump())).object();
+    } catch (const stageload::Error& e) {  // no trace: the run failed before the meter started
+        spdlog::debug("no summary for {}: {}", tracePath.toStdString(), e.what());
+        return {};
+    }
+}
+
+int RunHistory::markInterrupted() const {
+    int marked = 0;
+    for (RunRecord r : list()) {
+        if (r.status != RunRecord::statusRunning()) continue;
+        if (r.appPid > 0 && processRuns(static_cast<pid_t>(r.appPid), r.appStartTicks)) continue;
+        r.status = RunRecord::statusInterrupted();
+        r.summary = traceSummary(r.trace);
+        const QString reason = r.summary.value(QStringLiteral("stop_reason")).toString();
+        r.message = QStringLiteral("The app ended while this run was going (it was killed, it crashed or the "
+                                   "machine stopped)") +
+                    (isInterruption(reason.toStdString()) ? QStringLiteral("; ") + reason : QString()) +
+                    QLatin1Char('.');
+        r.seconds = r.summary.value(QStringLiteral("duration")).toDouble(r.seconds);
+        try {
+            save(r);
+            ++marked;
+        } catch (const Error& e) {
+            spdlog::warn("history: {}", e.what());
+        }
+    }
+    return marked;
+}
+
 RunRecord RunHistory::create(const QString& input, const QString& pipeline, const QString& loadMode,
                              const QJsonObject& settings, const QDateTime& createdUtc) {
     QDir root(root_);
@@ -101,6 +141,8 @@ RunRecord RunHistory::create(const QString& input, const QString& pipeline, cons
     r.loadMode = loadMode;
     r.settings = settings;
     r.status = RunRecord::statusRunning();
+    r.appPid = ::getpid();
+    if (const auto self = readProcess(::getpid())) r.appStartTicks = self->startTicks;
     save(r);
     return r;
 }

@@ -31,6 +31,10 @@
 
 namespace stageload::studio {
 
+/// The summary of the trace at `tracePath` as JSON for RunRecord::summary; {} without a
+/// readable trace.
+QJsonObject traceSummary(const QString& tracePath);
+
 class RunHistory {
 public:
     /// The record's file in each run folder.
@@ -52,6 +56,12 @@ public:
     /// Writes the record's run.json atomically. Throws FileError (naming the file) when the
     /// record has no folder or the file cannot be written.
     void save(const RunRecord& record) const;
+
+    /// Marks the runs left "running" by an app process that is gone (killed, crashed, the
+    /// machine stopped) as "interrupted", saying so and what their trace says (the keeper's
+    /// stop mark); their summary is read from the trace. Returns how many it marked. A run of
+    /// another app still going is left alone. Never throws (a record it cannot save stays).
+    int markInterrupted() const;
 
     /// Every readable run, newest first. Folders without a readable, valid run.json are
     /// skipped; `warnings` (optional) gets one line per skipped folder naming it and why.

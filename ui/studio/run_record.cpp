@@ -33,7 +33,8 @@ QString timeText(const QDateTime& t) {
 }  // namespace
 
 QStringList RunRecord::statuses() {
-    return {statusRunning(), statusDone(), statusFailed(), statusCancelled(), statusStopped()};
+    return {statusRunning(), statusDone(), statusFailed(), statusCancelled(), statusStopped(),
+            statusInterrupted()};
 }
 
 QString RunRecord::filePath(const QString& name) const {
@@ -63,6 +64,8 @@ QJsonObject RunRecord::toJson() const {
         {QStringLiteral("vertices"), static_cast<double>(vertices)},
         {QStringLiteral("triangles"), static_cast<double>(triangles)},
         {QStringLiteral("seconds"), seconds},
+        {QStringLiteral("app"), QJsonObject{{QStringLiteral("pid"), static_cast<double>(appPid)},
+                                            {QStringLiteral("start_ticks"), static_cast<double>(appStartTicks)}}},
     };
 }
 
@@ -112,6 +115,9 @@ std::optional<RunRecord> RunRecord::fromJson(const QJsonObject& json, const QStr
     r.vertices = static_cast<qint64>(json.value(QStringLiteral("vertices")).toDouble());
     r.triangles = static_cast<qint64>(json.value(QStringLiteral("triangles")).toDouble());
     r.seconds = json.value(QStringLiteral("seconds")).toDouble();
+    const QJsonObject app = json.value(QStringLiteral("app")).toObject();
+    r.appPid = static_cast<qint64>(app.value(QStringLiteral("pid")).toDouble(0));
+    r.appStartTicks = static_cast<qint64>(app.value(QStringLiteral("start_ticks")).toDouble(-1));
     return r;
 }
 

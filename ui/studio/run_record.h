@@ -43,13 +43,19 @@ struct RunRecord {
     qint64 vertices = 0;
     qint64 triangles = 0;
     double seconds = 0.0;  ///< the whole run's wall time
+    /// The app process that runs it (pid and start time in clock ticks, to tell it from a later
+    /// process given the same pid): a "running" record whose app is gone was interrupted.
+    qint64 appPid = 0;
+    qint64 appStartTicks = -1;
 
     static QString statusRunning() { return QStringLiteral("running"); }
     static QString statusDone() { return QStringLiteral("done"); }
     static QString statusFailed() { return QStringLiteral("failed"); }
     static QString statusCancelled() { return QStringLiteral("cancelled"); }
     static QString statusStopped() { return QStringLiteral("stopped"); }  ///< by the guard
-    /// {"running", "done", "failed", "cancelled", "stopped"}
+    /// The app was ended while it ran (a signal, its window closed, killed or crashed).
+    static QString statusInterrupted() { return QStringLiteral("interrupted"); }
+    /// {"running", "done", "failed", "cancelled", "stopped", "interrupted"}
     static QStringList statuses();
 
     /// `name` inside the run's folder: dir + "/" + name.

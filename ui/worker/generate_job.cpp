@@ -21,6 +21,7 @@
 #include "guard/base/atomic_file.h"
 #include "engine/pipelines/character/character_job.h"
 #include "guard/trace/summary.h"
+#include "ui/studio/run_history.h"
 
 namespace stageload::worker {
 namespace {
@@ -54,18 +55,6 @@ void lowerPriority(int niceness) {
 #endif
 }
 
-// The summary of the trace the run wrote, for the history; computed here, off the GUI thread.
-QJsonObject traceSummary(const QString& tracePath) {
-    if (tracePath.isEmpty()) return {};
-    try {
-        const auto json = toJson(summarize(readTrace(tracePath.toStdString())));
-        return QJsonDocument::fromJson(QByteArray::fromStdString(json.dump())).object();
-    } catch (const stageload::Error& e) {  // no trace: the run failed before the meter started
-        spdlog::debug("no summary for {}: {}", tracePath.toStdString(), e.what());
-        return {};
-    }
-}
-
 // Freed heap goes back to the system at once, so the chart shows the run's memory returned.
 void returnFreedMemory() {
 #if defined(__GLIBC__)
@@ -78,7 +67,18 @@ void returnFreedMemory() {
 GenerateJob::GenerateJob(studio::GenerateRequest request, QObject* parent)
     : QObject(parent), request_(std::move(request)) {}
 
-void GenerateJob::requestCancel() { cancel_.store(true); }
+void GenerateJob::requestCancel(const std::string& reason) {
+    {
+        std::lock_guard lock(reasonMutex_);
+        if (!cancel_.load()) cancelReason_ = reason;  // the first request's reason stands
+    }
+    cancel_.store(true);
+}
+
+std::string GenerateJob::cancelReason() const {
+    std::lock_guard lock(reasonMutex_);
+    return cancelReason_;
+}
 
 double GenerateJob::elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
@@ -103,7 +103,7 @@ void GenerateJob::run() {
         outcome_.exitCode = exitCode(f.kind);
     }
     outcome_.seconds = elapsed();
-    outcome_.summary = traceSummary(request_.trace);
+    outcome_.summary = studio::traceSummary(request_.trace);  // here, off the GUI thread
     returnFreedMemory();
     emit finished(outcome_);
 }
@@ -121,6 +121,7 @@ void GenerateJob::runPipeline() {
     p.meta = {{"tool", "stageload-studio"}};
     if (request_.guardEnabled) p.guard = request_.guard;
     p.cancel = &cancel_;
+    p.cancelReason = [this] { return cancelReason(); };
     p.onGuard = [this](const GuardUpdate& u) {
         if (u.changed) spdlog::info("guard: {} ({})", u.reason, u.readings);
         if (u.state == GuardState::Stopped) spdlog::warn("guard: stopping the run: {} ({})", u.reason, u.readings);
@@ -155,8 +156,8 @@ void GenerateJob::runPipeline() {
             outcome_.title = tr("No room to start in time");
             return;
         case JobEnd::Cancelled:
-            outcome_.end = studio::RunEnd::Cancelled;
-            outcome_.title = tr("Cancelled");
+            outcome_.end = cancelReason().empty() ? studio::RunEnd::Cancelled : studio::RunEnd::Interrupted;
+            outcome_.title = cancelReason().empty() ? tr("Cancelled") : tr("Interrupted");
             return;
         case JobEnd::Failed:
             outcome_.end = studio::RunEnd::Failed;
@@ -199,6 +200,7 @@ void GenerateJob::runExternal() {
     p.sampleInterval = std::max(0.1, request_.sampleInterval);  // the group is summed over /proc
     p.guard = request_.guardEnabled ? request_.guard : guardOff(request_.guard);  // off: only watched
     p.cancel = &cancel_;
+    p.cancelReason = [this] { return cancelReason(); };
     p.onSample = [this](const MemorySample& s) { emit sampled(s); };
     p.onEvent = [this](const Event& e) { emit eventHappened(e); };
     int index = -1;
@@ -248,8 +250,8 @@ void GenerateJob::runExternal() {
             outcome_.title = tr("No room to start in time");
             break;
         case GeneratorEnd::Cancelled:
-            outcome_.end = studio::RunEnd::Cancelled;
-            outcome_.title = tr("Cancelled");
+            outcome_.end = cancelReason().empty() ? studio::RunEnd::Cancelled : studio::RunEnd::Interrupted;
+            outcome_.title = cancelReason().empty() ? tr("Cancelled") : tr("Interrupted");
             break;
         case GeneratorEnd::NotSetUp:
             outcome_.end = studio::RunEnd::Failed;

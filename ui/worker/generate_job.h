@@ -17,6 +17,8 @@
 
 #include <QObject>
 #include <atomic>
+#include <mutex>
+#include <string>
 #include <chrono>
 
 #include "guard/policy/guard_policy.h"
@@ -34,7 +36,9 @@ public:
     void run();
     /// Stops the job at its next step: while waiting for room, within 50 ms; while running, before
     /// the next stage. The memory is freed before finished() is emitted.
-    void requestCancel();
+    /// `reason`: "" for the user's cancel, else why the app stops the run (an
+    /// interruptedReason(): the app got SIGTERM, its window closed); the first request's stands.
+    void requestCancel(const std::string& reason = {});
 
     const studio::GenerateOutcome& outcome() const { return outcome_; }
 
@@ -57,7 +61,11 @@ private:
 
     studio::GenerateRequest request_;
     studio::GenerateOutcome outcome_;
+    std::string cancelReason() const;
+
     std::atomic<bool> cancel_{false};
+    mutable std::mutex reasonMutex_;
+    std::string cancelReason_;
     std::chrono::steady_clock::time_point started_;
 };
 

@@ -38,8 +38,8 @@ bool RunController::start(studio::GenerateRequest request) {
     return true;
 }
 
-void RunController::cancel() {
-    if (job_) job_->requestCancel();
+void RunController::cancel(const QString& reason) {
+    if (job_) job_->requestCancel(reason.toStdString());
 }
 
 void RunController::onThreadFinished() {

@@ -30,8 +30,9 @@ public:
     /// Starts `request` on a new worker thread. Returns false (and does nothing) while a run is
     /// going.
     bool start(studio::GenerateRequest request);
-    /// Asks the running job to stop at its next step; finished() follows.
-    void cancel();
+    /// Asks the running job to stop at its next step; finished() follows. `reason` as in
+    /// GenerateJob::requestCancel().
+    void cancel(const QString& reason = {});
     bool isRunning() const { return thread_ != nullptr; }
 
 signals:

@@ -242,7 +242,8 @@ CharacterJobResult runCharacterJob(const CharacterJobParams& params) noexcept {
             // The same mark the guard writes for a child process: the summary, the chart and the
             // history read where and why from it.
             const std::string breach = guard ? guard->reason() : std::string();
-            meter.mark(stopMark(breach.empty() ? kCancelledReason : breach));
+            const std::string why = params.cancelReason ? params.cancelReason() : std::string();
+            meter.mark(stopMark(!breach.empty() ? breach : !why.empty() ? why : std::string(kCancelledReason)));
             meter.stop();
             j.traceProblem = meter.traceProblem();
             if (!breach.empty()) {
@@ -253,7 +254,7 @@ CharacterJobResult runCharacterJob(const CharacterJobParams& params) noexcept {
             } else {
                 j.end = JobEnd::Cancelled;
                 j.failure = FailureKind::Cancelled;
-                j.message = cancelled.what();
+                j.message = why.empty() ? std::string(cancelled.what()) : "Stopped: " + why + ".";
             }
             return finish();
         } catch (...) {

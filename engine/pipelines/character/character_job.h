@@ -55,6 +55,9 @@ struct CharacterJobParams {
     nlohmann::json meta = nlohmann::json::object();  ///< more keys of the trace's start line
     std::optional<GuardParams> guard;  ///< nullopt: no admission and no budget
     const std::atomic<bool>* cancel = nullptr;  ///< set: stop at the next step (waiting: at once)
+    /// Once *cancel is set: why ("" or unset: the user's cancel; an interruptedReason() when the
+    /// program is being ended), for the trace's stop mark and the message.
+    std::function<std::string()> cancelReason;
 
     std::function<void(const GuardUpdate&)> onGuard;
     std::function<void(const MemorySample&)> onSample;  ///< t on the trace's clock

@@ -1,0 +1,163 @@
+// Fault injection on the desktop app: ended by a logout (SIGTERM), Ctrl+C in its terminal, its
+// window closed, or killed outright while a generator runs — every process of the run is gone
+// within the grace period, the trace says why, and the history keeps the run as interrupted
+// (after a kill, from the next start on: that start finds the app that ran it gone).
+#include <QDirIterator>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <csignal>
+
+#include "fault_support.h"
+#include "guard/process/signal_block.h"
+#include "tests/file_support.h"
+#include "ui/app/main_window.h"
+#include "ui/studio/run_history.h"
+
+using stageload::studio::RunHistory;
+using stageload::studio::RunRecord;
+
+namespace {
+
+const QString kFakePort = STAGELOAD_SOURCE_DIR "/tests/generators/fake_port.py";
+const QString kPicture = STAGELOAD_SOURCE_DIR "/resources/samples/knight_alpha.png";
+
+}  // namespace
+
+class TestFaultsApp : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    /// A generator file running the fake port: a long "shape" stage whose child leaves the group.
+    QString fakePort(const QString& name) {
+        const QString file = dir_.filePath(name + ".json");
+        const QJsonObject def{{"name", name},
+                              {"command", QJsonArray{"python3", kFakePort, "--image", "{input}", "--out", "{output}",
+                                                     "--trace", "{trace}", "--stages", "a:10,shape:40,c:10",
+                                                     "--stage-seconds", "20", "--child-stage", "shape",
+                                                     "--child-setsid", "--child-mb", "40"}},
+                              {"trace", "{trace}"},
+                              {"stage_pattern", "^\\[stage\\] (\\w+)"}};
+        testfile::write(file, QJsonDocument(def).toJson());
+        return file;
+    }
+
+    /// The fake port's child among the run's processes (it runs during "shape").
+    static bool childRuns(const QString& token) {
+        const auto mine = faults::processesOf(token);
+        for (const auto& p : stageload::listProcesses(true))
+            if (std::find(mine.begin(), mine.end(), p.pid) != mine.end() &&
+                QString::fromStdString(p.cmdline).contains(QLatin1String("--as-child")))
+                return true;
+        return false;
+    }
+
+    /// The one run.json under `root`, read back.
+    static std::optional<RunRecord> onlyRun(const QString& root) {
+        QDirIterator it(root, {QStringLiteral("run.json")}, QDir::Files, QDirIterator::Subdirectories);
+        if (!it.hasNext()) return std::nullopt;
+        const QString file = it.next();
+        return RunHistory(QFileInfo(QFileInfo(file).absolutePath()).absolutePath())
+            .load(QFileInfo(QFileInfo(file).absolutePath()).fileName());
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    void appEndedWhileAGeneratorRuns_data() {
+        QTest::addColumn<int>("sig");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGINT") << int(SIGINT);
+        QTest::newRow("SIGKILL") << int(SIGKILL);
+    }
+    void appEndedWhileAGeneratorRuns() {
+        QFETCH(int, sig);
+        const QString token = faults::newToken();
+        const QString home = dir_.filePath(QStringLiteral("app-%1").arg(sig));
+        {
+            QSettings s(home + QStringLiteral("/config/Stageload/Stageload Studio.conf"), QSettings::IniFormat);
+            s.setValue(QStringLiteral("guard/waitFree"), 0.0);
+        }
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("STAGELOAD_KEEPER"));  // found beside the app, as when installed
+        env.insert(QString::fromLatin1(faults::kTokenVariable), token);
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
+        QProcess app;
+        app.setProcessEnvironment(env);
+        app.start(QStringLiteral(STAGELOAD_STUDIO_EXE),
+                  {kPicture, QStringLiteral("--generator"), fakePort(QStringLiteral("held")),
+                   QStringLiteral("--generate"), QStringLiteral("--quit-when-done")});
+        QVERIFY(app.waitForStarted());
+        QVERIFY2(faults::waitFor([&] { return childRuns(token); }, 90000),
+                 qPrintable(QString::fromUtf8(app.readAllStandardError())));
+        QTest::qWait(1200);  // the guard looks for escaped descendants twice a second
+        ::kill(static_cast<pid_t>(app.processId()), sig);
+        const qint64 ms = faults::msUntilGone(token, 15000);
+        if (!app.waitForFinished(20000)) app.kill();
+        app.waitForFinished();
+        const QString err = QString::fromUtf8(app.readAllStandardError());
+        QVERIFY2(ms >= 0, qPrintable(QStringLiteral("%1 process(es) left; %2").arg(faults::processesOf(token).size()).arg(err)));
+        qInfo("app, signal %d: every process of the run gone %lld ms after it", sig, static_cast<long long>(ms));
+        QVERIFY2(ms < 7000, qPrintable(QString::number(ms)));
+
+        auto run = onlyRun(home + QStringLiteral("/data"));
+        QVERIFY(run);
+        const QString reason = faults::stopReasonOf(run->trace);
+        if (sig == SIGKILL) {
+            QCOMPARE(run->status, RunRecord::statusRunning());  // nobody was left to say otherwise
+            QVERIFY2(reason.contains(QLatin1String("its keeper stopped group")), qPrintable(reason));
+            // The next start of the app finds the app that ran it gone.
+            QCOMPARE(RunHistory(QFileInfo(run->dir).absolutePath()).markInterrupted(), 1);
+            run = onlyRun(home + QStringLiteral("/data"));
+            QVERIFY(run);
+            QCOMPARE(run->status, RunRecord::statusInterrupted());
+            QVERIFY2(run->message.contains(QLatin1String("killed")) && run->message.contains(QLatin1String("keeper")),
+                     qPrintable(run->message));
+        } else {
+            QVERIFY2(app.exitStatus() == QProcess::NormalExit && app.exitCode() == 128 + sig, qPrintable(err));
+            QCOMPARE(run->status, RunRecord::statusInterrupted());
+            const QString name = sig == SIGTERM ? QStringLiteral("SIGTERM") : QStringLiteral("SIGINT");
+            QVERIFY2(run->message.contains(name), qPrintable(run->message));
+            QVERIFY2(reason == QLatin1String("interrupted: stageload-studio got ") + QString::fromStdString(stageload::SignalBlock::describe(sig)),
+                     qPrintable(reason));
+            QCOMPARE(RunHistory(QFileInfo(run->dir).absolutePath()).markInterrupted(), 0);  // already said
+        }
+    }
+
+    // The window closed while a generator runs: the run is stopped first and kept as
+    // interrupted; the window closes once it has ended.
+    void closingTheWindowStopsTheRunFirst() {
+        qputenv("XDG_DATA_HOME", dir_.filePath(QStringLiteral("in-process")).toUtf8());
+        const QString token = faults::newToken();
+        qputenv(faults::kTokenVariable, token.toUtf8());
+        stageload::app::MainWindow w;
+        w.setScripted(true);  // no question before quitting
+        w.show();
+        QVERIFY(w.openPicture(kPicture));
+        QVERIFY(w.useGenerator(fakePort(QStringLiteral("closed"))));
+        QVERIFY(w.generate());
+        QVERIFY(faults::waitFor([&] {
+            QCoreApplication::processEvents();
+            return childRuns(token);
+        }, 90000));
+        QTest::qWait(1200);
+        w.close();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isVisible(), 5000);
+        QVERIFY(faults::msUntilGone(token, 5000) >= 0);
+        const auto runs = RunHistory().list();
+        QVERIFY(!runs.isEmpty());
+        QCOMPARE(runs.first().status, RunRecord::statusInterrupted());
+        QVERIFY2(runs.first().message.contains(QLatin1String("window was closed")), qPrintable(runs.first().message));
+        QCOMPARE(faults::stopReasonOf(runs.first().trace), QStringLiteral("interrupted: stageload-studio's window was closed"));
+        qunsetenv(faults::kTokenVariable);
+    }
+};
+
+QTEST_MAIN(TestFaultsApp)
+#include "test_faults_app.moc"
