@@ -1,7 +1,8 @@
 // Fault injection on the desktop app: ended by a logout (SIGTERM), Ctrl+C in its terminal, its
 // window closed, or killed outright while a generator runs — every process of the run is gone
 // within the grace period, the trace says why, and the history keeps the run as interrupted
-// (after a kill, from the next start on: that start finds the app that ran it gone).
+// (after a kill, from the next start on: that start finds the app that ran it gone, and its
+// settings and history files whole).
 #include <QDirIterator>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -111,8 +112,14 @@ private slots:
         if (sig == SIGKILL) {
             QCOMPARE(run->status, RunRecord::statusRunning());  // nobody was left to say otherwise
             QVERIFY2(reason.contains(QLatin1String("its keeper stopped group")), qPrintable(reason));
-            // The next start of the app finds the app that ran it gone.
-            QCOMPARE(RunHistory(QFileInfo(run->dir).absolutePath()).markInterrupted(), 1);
+            // The next start of the app finds the app that ran it gone, and its settings whole.
+            QProcess again;
+            again.setProcessEnvironment(env);
+            again.start(QStringLiteral(STAGELOAD_STUDIO_EXE), {QStringLiteral("--quit-when-done")});
+            QVERIFY2(again.waitForFinished(60000) && again.exitCode() == 0, qPrintable(QString::fromUtf8(again.readAllStandardError())));
+            QSettings settings(home + QStringLiteral("/config/Stageload/Stageload Studio.conf"), QSettings::IniFormat);
+            QCOMPARE(settings.status(), QSettings::NoError);
+            QCOMPARE(settings.value(QStringLiteral("guard/waitFree")).toDouble(), 0.0);
             run = onlyRun(home + QStringLiteral("/data"));
             QVERIFY(run);
             QCOMPARE(run->status, RunRecord::statusInterrupted());
