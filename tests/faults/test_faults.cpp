@@ -207,6 +207,23 @@ private slots:
         qInfo("the grandchild was gone %lld ms after the guard returned", static_cast<long long>(ms));
     }
 
+    // The generator crashes half-way through writing its mesh (or truncates it) and exits 0:
+    // the run fails naming the file, and the mesh already at -o from an earlier run is kept.
+    void halfWrittenMeshKeepsTheEarlierOne() {
+        const QString token = faults::newToken();
+        const QString out = dir_.filePath(QStringLiteral("half.glb"));
+        testfile::write(out, "the earlier run's mesh");
+        QProcess p;
+        start(p, token, {"run", kPicture, "--generator", fakePort(QStringLiteral("half"), {"--stage-seconds", "0.1", "--half-output"}),
+                         "-o", out, "--wait-free", "0"});
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 1, qPrintable(QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(err)));
+        QVERIFY2(err.contains(QLatin1String("half.run/mesh.glb")) && err.contains(QLatin1String("does not read as a mesh")), qPrintable(err));
+        QCOMPARE(testfile::read(out), QByteArray("the earlier run's mesh"));
+        QVERIFY(faults::msUntilGone(token, 3000) >= 0);
+    }
+
     // The trace's disk fills up mid-run (a 12 KiB tmpfs; /dev/full where this machine lets
     // nobody mount one): the generator runs to its end, the mesh is kept, the trace on disk is
     // a readable prefix, and the run exits 73 naming the file and why.

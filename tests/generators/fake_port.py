@@ -305,6 +305,7 @@ def parse_args():
             ("--trace-partial", "end the trace with a cut-off line and no end line"),
             ("--trace-garbage", "put junk lines among the trace lines"),
             ("--no-output", "write no output"), ("--bad-output", "write junk as the output"),
+            ("--half-output", "write only the first half of the .glb, in place (a crash mid-write)"),
             ("--quiet", "nothing on stdout")):
         p.add_argument(flag, action="store_true", help=text)
     p.add_argument("--as-child", nargs=2, type=float, metavar=("MB", "SECONDS"),
@@ -354,6 +355,10 @@ def main():
     run_stages(args, trace)
     if args.bad_output:
         write_atomically(args.out, b"this is not a glb\x00\xff" + bytes(range(256)) * 4)
+    elif args.half_output:
+        glb = make_glb(args.seed, args.texture_size)
+        with open(args.out, "wb") as f:
+            f.write(glb[:len(glb) // 2])
     elif not args.no_output:
         write_atomically(args.out, make_glb(args.seed, args.texture_size))
 
