@@ -39,9 +39,10 @@ class TestFaults : public QObject {
 
     QTemporaryDir dir_;
 
-    /// `stageload ARGS` started with the run's token in its environment.
-    void start(QProcess& p, const QString& token, const QStringList& args) {
+    /// `stageload ARGS` started with the run's token in its environment, and `extra` too.
+    void start(QProcess& p, const QString& token, const QStringList& args, const QProcessEnvironment& extra = {}) {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(extra);
         env.remove(QStringLiteral("STAGELOAD_KEEPER"));
         env.insert(QString::fromLatin1(faults::kTokenVariable), token);
         env.insert(QStringLiteral("XDG_DATA_HOME"), dir_.filePath(QStringLiteral("data")));
@@ -222,6 +223,30 @@ private slots:
         QVERIFY2(err.contains(QLatin1String("half.run/mesh.glb")) && err.contains(QLatin1String("does not read as a mesh")), qPrintable(err));
         QCOMPARE(testfile::read(out), QByteArray("the earlier run's mesh"));
         QVERIFY(faults::msUntilGone(token, 3000) >= 0);
+    }
+
+    // The remover's weights cut off mid-tensor (a download or copy that stopped): the run
+    // stops with 78 naming the file and the tensor, and the mesh already at -o is kept.
+    void truncatedWeightsAreRefusedByName() {
+        const QString installed = qEnvironmentVariable("STAGELOAD_WEIGHTS_DIR") + QStringLiteral("/u2netp.safetensors");
+        const QByteArray whole = testfile::read(installed);
+        QVERIFY2(whole.size() > 1000000, qPrintable(installed + QStringLiteral(" is not there")));
+        const QString weights = dir_.filePath(QStringLiteral("cut-weights"));
+        QVERIFY(QDir().mkpath(weights));
+        testfile::write(weights + QStringLiteral("/u2netp.safetensors"), whole.left(whole.size() / 2));
+        const QString out = dir_.filePath(QStringLiteral("cut.glb"));
+        testfile::write(out, "the earlier run's mesh");
+        QProcessEnvironment cut;
+        cut.insert(QStringLiteral("STAGELOAD_WEIGHTS_DIR"), weights);
+        QProcess p;
+        // A white background: the remover runs (a picture with alpha needs none).
+        const QString white = STAGELOAD_SOURCE_DIR "/resources/samples/knight_white.png";
+        start(p, faults::newToken(), {"run", white, "--remover", "u2netp", "-o", out}, cut);
+        QVERIFY(p.waitForFinished(120000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 78, qPrintable(QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(err)));
+        QVERIFY2(err.contains(weights + QStringLiteral("/u2netp.safetensors")) && err.contains(QLatin1String("truncated")), qPrintable(err));
+        QCOMPARE(testfile::read(out), QByteArray("the earlier run's mesh"));
     }
 
     // The trace's disk fills up mid-run (a 12 KiB tmpfs; /dev/full where this machine lets
