@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "guard/generator/generator_def.h"
 #include "guard/memory/process_memory.h"
 #include "guard/trace/summary.h"
 #include "ui/worker/run_controller.h"
@@ -195,6 +196,23 @@ private slots:
         const auto outcome = waitForOutcome(runs, 5000);
         QVERIFY(outcome.end == RunEnd::Cancelled);
         QVERIFY(clock.elapsed() < 2000);
+    }
+
+    // A generator that hangs (a sleep: no CPU, no output) is stopped by --stall-kill, and the
+    // dialog's title says it hung rather than a plain guard stop.
+    void aHungGeneratorIsTitledAsSuch() {
+        RunController runs;
+        auto r = request(QStringLiteral("knight_alpha.png"), QStringLiteral("hung"));
+        r.generator = stageload::parseGeneratorDef(R"({"name": "hung", "command": ["sleep", "30"]})",
+                                                   dir_.filePath(QStringLiteral("hung.json")).toStdString());
+        r.runDir = dir_.filePath(QStringLiteral("hung.run"));
+        r.guard.stallKill = 1.0;
+        QVERIFY(runs.start(r));
+        const auto outcome = waitForOutcome(runs);
+        QVERIFY2(outcome.end == RunEnd::Stopped, qPrintable(outcome.title + QStringLiteral(": ") + outcome.message));
+        QCOMPARE(outcome.title, QStringLiteral("Stopped: the generator hung"));
+        QCOMPARE(outcome.exitCode, 5);
+        QVERIFY2(outcome.message.contains(QLatin1String("stalled")), qPrintable(outcome.message));
     }
 
     void guardBudgetStopsARunningJob() {

@@ -21,6 +21,7 @@
 #include "guard/base/atomic_file.h"
 #include "engine/pipelines/character/character_job.h"
 #include "guard/trace/summary.h"
+#include "guard/runner/guard_runner.h"
 #include "ui/studio/run_history.h"
 
 namespace stageload::worker {
@@ -41,6 +42,16 @@ QString failureTitle(FailureKind kind) {
         case FailureKind::Other: return GenerateJob::tr("The run failed");
     }
     return GenerateJob::tr("The run failed");
+}
+
+// The dialog title of a guard's stop, by the guard's exit code: a hang and a thrashing machine
+// are named, as the CLI's exit codes tell them apart.
+QString guardStopTitle(int exitCode) {
+    switch (exitCode) {
+        case kExitStalled: return GenerateJob::tr("Stopped: the generator hung");
+        case kExitMemoryPressure: return GenerateJob::tr("Stopped: memory pressure");
+        default: return GenerateJob::tr("Stopped by the guard");
+    }
 }
 
 // Lowers this thread's CPU priority. On Linux niceness is per thread and inherited by the threads
@@ -149,7 +160,7 @@ void GenerateJob::runPipeline() {
         case JobEnd::Done: break;
         case JobEnd::StoppedByGuard:
             outcome_.end = studio::RunEnd::Stopped;
-            outcome_.title = tr("Stopped by the guard");
+            outcome_.title = guardStopTitle(job.exitCode());
             return;
         case JobEnd::NoRoom:
             outcome_.end = studio::RunEnd::Stopped;
@@ -243,7 +254,7 @@ void GenerateJob::runExternal() {
             break;
         case GeneratorEnd::StoppedByGuard:
             outcome_.end = studio::RunEnd::Stopped;
-            outcome_.title = tr("Stopped by the guard");
+            outcome_.title = guardStopTitle(job.exitCode());
             break;
         case GeneratorEnd::NoRoom:
             outcome_.end = studio::RunEnd::Stopped;
