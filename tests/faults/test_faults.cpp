@@ -86,6 +86,17 @@ class TestFaults : public QObject {
         }
     }
 
+    /// `stageload run --generator` of the fake port (`flags`) writing NAME.glb, with `extra`
+    /// arguments; true once the child it starts in its "shape" stage runs.
+    bool runUntilChildRuns(QProcess& p, const QString& token, const QString& name, const QStringList& flags,
+                           const QStringList& extra) {
+        start(p, token, QStringList{"run", kPicture, "--generator", fakePort(name, flags), "-o",
+                                    dir_.filePath(name + QStringLiteral(".glb")), "--wait-free", "0"} + extra);
+        if (faults::waitFor([&] { return !fakePortProcesses(token, true).empty(); }, 60000)) return true;
+        qWarning("%s", qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        return false;
+    }
+
 private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
 
@@ -127,15 +138,12 @@ private slots:
     // hold memory: the keeper stops them both and ends the trace with the reason.
     void generatorRunKilledLeavesNothing() {
         const QString token = faults::newToken();
-        const QString def = fakePort(QStringLiteral("killed"),
-                                     {"--stages", "a:10,shape:40,c:10", "--stage-seconds", "20",
-                                      "--child-stage", "shape", "--child-setsid", "--child-mb", "40"});
         const QString trace = dir_.filePath(QStringLiteral("killed.jsonl"));
         QProcess p;
-        start(p, token, {"run", kPicture, "--generator", def, "-o", dir_.filePath(QStringLiteral("killed.glb")),
-                         "--trace", trace, "--wait-free", "0"});
-        QVERIFY2(faults::waitFor([&] { return !fakePortProcesses(token, true).empty(); }, 60000),
-                 qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QVERIFY(runUntilChildRuns(p, token, QStringLiteral("killed"),
+                                  {"--stages", "a:10,shape:40,c:10", "--stage-seconds", "20", "--child-stage", "shape",
+                                   "--child-setsid", "--child-mb", "40"},
+                                  {"--trace", trace}));
         QTest::qWait(1200);
         ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
         const qint64 ms = faults::msUntilGone(token, 15000);
@@ -149,12 +157,9 @@ private slots:
     // The generator itself killed mid-stage: a failed run that says how it ended, nothing left.
     void generatorKilledMidStageIsAFailure() {
         const QString token = faults::newToken();
-        const QString def = fakePort(QStringLiteral("shot"), {"--stages", "a:10,shape:40", "--stage-seconds", "20",
-                                                              "--child-stage", "shape"});
         QProcess p;
-        start(p, token, {"run", kPicture, "--generator", def, "-o", dir_.filePath(QStringLiteral("shot.glb")),
-                         "--wait-free", "0"});
-        QVERIFY(faults::waitFor([&] { return !fakePortProcesses(token, true).empty(); }, 60000));
+        QVERIFY(runUntilChildRuns(p, token, QStringLiteral("shot"),
+                                  {"--stages", "a:10,shape:40", "--stage-seconds", "20", "--child-stage", "shape"}, {}));
         for (pid_t leader : fakePortProcesses(token, false)) ::kill(leader, SIGKILL);
         QVERIFY(p.waitForFinished(20000));
         const QString err = QString::fromUtf8(p.readAllStandardError());
@@ -169,12 +174,10 @@ private slots:
     // Until then it prints a progress line every second, so only the hang can trip the stop.
     void stoppedGeneratorIsCaughtAsStalled() {
         const QString token = faults::newToken();
-        const QString def = fakePort(QStringLiteral("hung"), {"--stages", "a:10,shape:40", "--stage-seconds", "10",
-                                                              "--child-stage", "shape"});
         QProcess p;
-        start(p, token, {"run", kPicture, "--generator", def, "-o", dir_.filePath(QStringLiteral("hung.glb")),
-                         "--wait-free", "0", "--stall-kill", "3s", "--poll", "0.5s"});
-        QVERIFY(faults::waitFor([&] { return !fakePortProcesses(token, true).empty(); }, 60000));
+        QVERIFY(runUntilChildRuns(p, token, QStringLiteral("hung"),
+                                  {"--stages", "a:10,shape:40", "--stage-seconds", "10", "--child-stage", "shape"},
+                                  {"--stall-kill", "3s", "--poll", "0.5s"}));
         QElapsedTimer t;
         t.start();
         for (bool child : {false, true})
