@@ -161,7 +161,12 @@ std::vector<pid_t> GroupCommand::escaped() const {
 
 bool GroupCommand::groupAlive() const {
     if (pid_ <= 1) return false;
-    return ::kill(-pid_, 0) == 0 || errno == EPERM;
+    if (::kill(-pid_, 0) != 0 && errno != EPERM) return false;
+    try {
+        return !liveGroupMembers(listProcesses(false), pid_).empty();
+    } catch (const Error&) {
+        return true;
+    }
 }
 
 bool GroupCommand::signalGroup(int sig) const {

@@ -66,7 +66,10 @@ public:
 
     /// Reaps exited members of the group; returns the leader's code once it has exited.
     std::optional<int> poll();
-    /// True while any process of the group exists (zombies of other parents included).
+    /// True while any process of the group runs. A zombie holds no memory and does not count:
+    /// an adopted group's exited members wait for a parent that is not this process (init, a
+    /// slow one in some containers) to reap them. Where the process table cannot be read, any
+    /// process of the group counts.
     bool groupAlive() const;
     /// Remembers the command's descendants among `processes` that left its group (setsid(),
     /// setpgid()), so stop() reaches them too: "nothing left running" covers them. Call it now
