@@ -1,8 +1,8 @@
 // Fault injection on the desktop app: ended by a logout (SIGTERM), Ctrl+C in its terminal, its
-// window closed, or killed outright while a generator runs — every process of the run is gone
-// within the grace period, the trace says why, and the history keeps the run as interrupted
-// (after a kill, from the next start on: that start finds the app that ran it gone, and its
-// settings and history files whole).
+// window closed, killed outright or crashed (SIGSEGV, SIGABRT) while a generator runs: every
+// process of the run is gone within the grace period, the trace says why, and the history keeps
+// the run as interrupted (after a kill or a crash, from the next start on: that start finds the
+// app that ran it gone, and its settings and history files whole).
 #include <QDirIterator>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <csignal>
+#include <sys/resource.h>
 
 #include "fault_support.h"
 #include "guard/process/signal_block.h"
@@ -74,6 +75,9 @@ private slots:
         QTest::newRow("SIGTERM") << int(SIGTERM);
         QTest::newRow("SIGINT") << int(SIGINT);
         QTest::newRow("SIGKILL") << int(SIGKILL);
+        // A crash: the app gets no chance to stop its run, as with SIGKILL.
+        QTest::newRow("SIGSEGV") << int(SIGSEGV);
+        QTest::newRow("SIGABRT") << int(SIGABRT);
     }
     void appEndedWhileAGeneratorRuns() {
         QFETCH(int, sig);
@@ -90,6 +94,10 @@ private slots:
         env.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
         QProcess app;
         app.setProcessEnvironment(env);
+        app.setChildProcessModifier([] {
+            const rlimit none{0, 0};
+            ::setrlimit(RLIMIT_CORE, &none);  // a crash here leaves no core file behind
+        });
         app.start(QStringLiteral(STAGELOAD_STUDIO_EXE),
                   {kPicture, QStringLiteral("--generator"), fakePort(QStringLiteral("held")),
                    QStringLiteral("--generate"), QStringLiteral("--quit-when-done")});
@@ -109,7 +117,8 @@ private slots:
         auto run = onlyRun(home + QStringLiteral("/data"));
         QVERIFY(run);
         const QString reason = faults::stopReasonOf(run->trace);
-        if (sig == SIGKILL) {
+        if (sig == SIGKILL || sig == SIGSEGV || sig == SIGABRT) {
+            QCOMPARE(app.exitStatus(), QProcess::CrashExit);
             QCOMPARE(run->status, RunRecord::statusRunning());  // nobody was left to say otherwise
             QVERIFY2(reason.contains(QLatin1String("its keeper stopped group")), qPrintable(reason));
             // The next start of the app finds the app that ran it gone, and its settings whole.
