@@ -8,6 +8,7 @@
 #include "guard/base/error.h"
 #include "guard/base/text.h"
 #include "guard/base/units.h"
+#include "guard/memory/pressure.h"
 #include "guard/policy/busy_patterns.h"
 
 namespace stageload {
@@ -278,6 +279,15 @@ std::string flagInWords(const std::string& text, const FlagWords& w) {
 }
 
 }  // namespace
+
+std::string unsupportedOptionsNotice(const GuardParams& params, bool havePressure) {
+    if (havePressure) return {};
+    std::string flags;
+    for (const auto& o : guardOptions())
+        if (o.needsPressure && guardValueText(params, o) != guardValueText(GuardParams{}, o))
+            flags += (flags.empty() ? "" : " and ") + std::string(o.flag);
+    return flags.empty() ? std::string() : flags + " cannot work here: " + kNoPressureText;
+}
 
 std::string guardReasonInWords(std::string_view reason) {
     // What is quoted (a busy process's command line) is left as it is.

@@ -73,6 +73,12 @@ std::string guardValueText(const GuardParams& params, const GuardOption& option)
 /// are skipped, each line is trimmed, and a bad regex names its line.
 void setGuardValue(GuardParams& params, const GuardOption& option, std::string_view text);
 
+/// What the thresholds set in `params` cannot do on this machine, said when a run starts:
+/// "--pressure-kill cannot work here: this machine reports no memory pressure (...)" where
+/// `havePressure` is false and an option that needs PSI differs from its default; "" when every
+/// threshold set works. Flags as the CLI names them (guardReasonInWords() gives the panel's).
+std::string unsupportedOptionsNotice(const GuardParams& params, bool havePressure);
+
 /// A guard's reason (GuardPolicy's, which names thresholds by their flags for the CLI) in the
 /// panel's words: "available 32.0% < --wait-free 40.0%" becomes "available 32.0% < 40.0% (Start
 /// when free)"; a flag without a value becomes its label. Other text is left as it is.

@@ -196,7 +196,10 @@ bool GroupCommand::stop(double grace, const std::function<void(double)>& sleep) 
             poll();
             // A process ignoring SIGTERM may start more during the grace period: look again.
             if (i % 10 == 0) look();
-            if (!anyAlive()) return true;
+            if (!anyAlive()) {
+                poll();  // the zombies that are ours: none is left for the caller to find
+                return true;
+            }
             if (Clock::now() >= until) return false;
             sleep(0.02);
         }

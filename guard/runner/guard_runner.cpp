@@ -76,12 +76,9 @@ GuardReadings Guard::read() {
 }
 
 void Guard::warnUnsupported() {
-    if (!policy_.needsPressure() || env_.pressure()) return;
-    std::string flags;
-    for (const auto& o : guardOptions())
-        if (o.needsPressure && guardValueText(params_, o) != guardValueText(GuardParams{}, o))
-            flags += (flags.empty() ? "" : " and ") + std::string(o.flag);
-    log("warn", flags + " cannot work here: " + kNoPressureText, "");
+    if (!policy_.needsPressure()) return;
+    if (const auto notice = unsupportedOptionsNotice(params_, env_.pressure().has_value()); !notice.empty())
+        log("warn", notice, "");
 }
 
 int Guard::run(const std::vector<std::string>& argv) {

@@ -229,7 +229,8 @@ private slots:
     }
 
     // The remover's weights cut off mid-tensor (a download or copy that stopped): the run
-    // stops with 78 naming the file and the tensor, and the mesh already at -o is kept.
+    // stops with 78 naming the file, the tensor and how to mend it, and the mesh already at -o
+    // is kept.
     void truncatedWeightsAreRefusedByName() {
         const QString installed = qEnvironmentVariable("STAGELOAD_WEIGHTS_DIR") + QStringLiteral("/u2netp.safetensors");
         const QByteArray whole = testfile::read(installed);
@@ -248,7 +249,9 @@ private slots:
         QVERIFY(p.waitForFinished(120000));
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QVERIFY2(p.exitCode() == 78, qPrintable(QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(err)));
-        QVERIFY2(err.contains(weights + QStringLiteral("/u2netp.safetensors")) && err.contains(QLatin1String("truncated")), qPrintable(err));
+        QVERIFY2(err.contains(weights + QStringLiteral("/u2netp.safetensors")) && err.contains(QLatin1String("truncated")) &&
+                     err.contains(QLatin1String("to replace it, install it with `stageload install-weights`")),
+                 qPrintable(err));
         QCOMPARE(testfile::read(out), QByteArray("the earlier run's mesh"));
     }
 

@@ -17,6 +17,7 @@
 
 #include "guard/base/error.h"
 #include "guard/base/units.h"
+#include "guard/memory/pressure.h"
 #include "guard/policy/guard_options.h"
 
 namespace stageload::studio {
@@ -41,8 +42,9 @@ QString text(std::string_view s) {
 }
 
 // The form's widget for one threshold: a spin box for percentages, a text field for sizes and
-// durations, a multi-line field for the busy patterns.
-QWidget* makeField(const GuardOption& o) {
+// durations, a multi-line field for the busy patterns. `havePressure`: the machine reports
+// memory pressure (else the pressure thresholds' tooltips say they cannot work here).
+QWidget* makeField(const GuardOption& o, bool havePressure) {
     QWidget* w = nullptr;
     switch (o.kind) {
         case GuardValueKind::Percent: {
@@ -71,7 +73,10 @@ QWidget* makeField(const GuardOption& o) {
     w->setObjectName(text(o.key));
     w->setToolTip(text(o.panelHelp) +
                   (value.empty() ? QString() : GuardPanel::tr(" (default %1)").arg(text(value))) +
-                  GuardPanel::tr("\nOn the command line: %1").arg(text(o.flag)));
+                  GuardPanel::tr("\nOn the command line: %1").arg(text(o.flag)) +
+                  (o.needsPressure && !havePressure
+                       ? GuardPanel::tr("\nIt cannot work here: %1.").arg(QString::fromUtf8(kNoPressureText))
+                       : QString()));
     return w;
 }
 
@@ -109,9 +114,10 @@ GuardPanel::GuardPanel(QWidget* parent) : QWidget(parent) {
     error_->hide();
 
     auto* form = new QFormLayout;
+    const bool havePressure = readMemoryPressure().has_value();
     for (const auto& o : guardOptions()) {
         if (!o.inPanel) continue;
-        QWidget* w = makeField(o);
+        QWidget* w = makeField(o, havePressure);
         fields_.push_back({&o, w});
         form->addRow(text(o.label), w);
         if (auto* box = qobject_cast<QDoubleSpinBox*>(w))

@@ -20,6 +20,7 @@
 #include "engine/api/run_meta.h"
 #include "guard/base/atomic_file.h"
 #include "engine/pipelines/character/character_job.h"
+#include "guard/policy/guard_options.h"
 #include "guard/trace/summary.h"
 #include "guard/runner/guard_runner.h"
 #include "ui/studio/run_history.h"
@@ -138,6 +139,10 @@ void GenerateJob::runPipeline() {
         if (u.state == GuardState::Stopped) spdlog::warn("guard: stopping the run: {} ({})", u.reason, u.readings);
         emit guardChanged(u.state, QString::fromStdString(u.reason), u.secondsInState);
     };
+    p.onGuardNotice = [this](const std::string& notice) {
+        spdlog::warn("guard: {}", notice);
+        addGuardNote(notice);
+    };
     p.onSample = [this](const MemorySample& sample) { emit sampled(sample); };
     p.onEvent = [this](const Event& e) { emit eventHappened(e); };
     p.onStage = [this](const std::string& stage, int index, int count, bool begins) {
@@ -193,6 +198,10 @@ void GenerateJob::runPipeline() {
         outcome_.message += r.droppedParts == 1 ? tr(" (1 speck dropped)") : tr(" (%1 specks dropped)").arg(r.droppedParts);
 }
 
+void GenerateJob::addGuardNote(const std::string& notice) {
+    outcome_.notices << QString::fromStdString(guardReasonInWords(notice));
+}
+
 void GenerateJob::runExternal() {
     GeneratorRunParams p;
     p.def = *request_.generator;
@@ -232,8 +241,8 @@ void GenerateJob::runExternal() {
         spdlog::info("{}", e.line());
         const auto reason = QString::fromStdString(e.message);
         if (e.what == "wait") emit guardChanged(GuardState::Waiting, reason, e.t);
-        if (e.what == "start" || e.what == "running" || e.what == "warn")
-            emit guardChanged(GuardState::Running, reason, 0.0);
+        if (e.what == "warn") addGuardNote(e.message);
+        if (e.what == "start" || e.what == "running") emit guardChanged(GuardState::Running, reason, 0.0);
         if (e.what == "stop") emit guardChanged(GuardState::Stopped, reason, 0.0);
         if (e.what == "give up") emit guardChanged(GuardState::GaveUp, reason, 0.0);
     };

@@ -7,7 +7,9 @@
 
 #include "engine/api/errors.h"
 #include "engine/api/run_meta.h"
+#include "guard/memory/pressure.h"
 #include "guard/meter/meter.h"
+#include "guard/policy/guard_options.h"
 #include "guard/process/process_list.h"
 #include "guard/runner/admission.h"
 #include "guard/runner/guard_runner.h"
@@ -78,6 +80,7 @@ public:
         std::lock_guard lock(mutex_);
         return why_;
     }
+    std::optional<MemoryPressure> pressure() const { return job_.pressure ? job_.pressure() : readMemoryPressure(); }
 
 private:
     double seconds() const { return std::chrono::duration<double>(Clock::now() - epoch_).count(); }
@@ -86,7 +89,7 @@ private:
         r.t = seconds();
         r.memory = readSystemMemory();
         if (policy_.needsProcesses()) r.processes = listProcesses();
-        if (policy_.needsPressure()) r.pressure = readMemoryPressure();
+        if (policy_.needsPressure()) r.pressure = pressure();
         return r;
     }
     void tell(GuardState state, const GuardDecision& d, double secondsInState) const {
@@ -184,6 +187,9 @@ CharacterJobResult runCharacterJob(const CharacterJobParams& params) noexcept {
         std::optional<RunGuard> guard;
         if (params.guard) {
             guard.emplace(*params.guard, epoch, params);
+            if (const auto notice = unsupportedOptionsNotice(*params.guard, guard->pressure().has_value());
+                !notice.empty() && params.onGuardNotice)
+                params.onGuardNotice(notice);
             const auto a = guard->admit();
             switch (a.end) {
                 case Admission::Start: break;

@@ -54,12 +54,17 @@ struct CharacterJobParams {
     double sampleInterval = 0.05;     ///< the meter's, seconds
     nlohmann::json meta = nlohmann::json::object();  ///< more keys of the trace's start line
     std::optional<GuardParams> guard;  ///< nullopt: no admission and no budget
+    /// The machine's memory pressure as the guard reads it; unset: readMemoryPressure().
+    std::function<std::optional<MemoryPressure>()> pressure;
     const std::atomic<bool>* cancel = nullptr;  ///< set: stop at the next step (waiting: at once)
     /// Once *cancel is set: why ("" or unset: the user's cancel; an interruptedReason() when the
     /// program is being ended), for the trace's stop mark and the message.
     std::function<std::string()> cancelReason;
 
     std::function<void(const GuardUpdate&)> onGuard;
+    /// Said once, before admission: what a threshold set cannot do here ("--pressure-kill
+    /// cannot work here: ..."), so it is not silently ignored.
+    std::function<void(const std::string&)> onGuardNotice;
     std::function<void(const MemorySample&)> onSample;  ///< t on the trace's clock
     std::function<void(const Event&)> onEvent;          ///< t on the trace's clock
     /// A stage begins or ends; `index` counts from 0 of `count` stages.

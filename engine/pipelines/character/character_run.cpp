@@ -173,6 +173,7 @@ RemoverPlan chooseRemover(const CharacterParams& params, bool plain) {
 // preprocessing, and its mask at the picture's size. U²-Netp sees 320², ISNet 1024².
 struct LearnedRemover {
     MaskSource source;
+    RemoverChoice choice;  ///< how it is installed
     std::int64_t longSide;
     std::shared_ptr<torch::nn::Module> (*load)(const std::filesystem::path& file);
     torch::Tensor (*mask)(StagedModels& models, const torch::Tensor& rgb);
@@ -185,13 +186,20 @@ constexpr const char* kSurface1024 = "surface_1024";
 constexpr const char* kTextureBaker = "texture_baker";
 
 const LearnedRemover kLearnedRemovers[] = {
-    {MaskSource::U2NetP, 640,
+    {MaskSource::U2NetP, RemoverChoice::U2NetP, 640,
      [](const std::filesystem::path& file) -> std::shared_ptr<torch::nn::Module> { return loadU2NetP(file).ptr(); },
      [](StagedModels& models, const torch::Tensor& rgb) { return u2netpMask(*models.get<U2NetPImpl>(kRemover), rgb); }},
-    {MaskSource::ISNet, 1024,
+    {MaskSource::ISNet, RemoverChoice::ISNet, 1024,
      [](const std::filesystem::path& file) -> std::shared_ptr<torch::nn::Module> { return loadISNet(file).ptr(); },
      [](StagedModels& models, const torch::Tensor& rgb) { return isnetMask(*models.get<ISNetImpl>(kRemover), rgb); }},
 };
+
+// What is wrong with a weight file, without the file and tensor its what() starts with.
+std::string problemOf(const WeightFileError& e) {
+    const std::string prefix = e.file() + ": " + (e.tensor().empty() ? "" : "tensor '" + e.tensor() + "': ");
+    const std::string all = e.what();
+    return all.rfind(prefix, 0) == 0 ? all.substr(prefix.size()) : all;
+}
 
 const LearnedRemover* learnedRemover(MaskSource source) {
     for (const auto& r : kLearnedRemovers)
@@ -272,7 +280,15 @@ Loader CharacterRun::remover() const {
     const auto* r = learned();
     if (!r) return {};  // the classical cut-out, or the picture's alpha
     return [r, file = remover_.file, device = device_]() -> std::shared_ptr<torch::nn::Module> {
-        auto net = r->load(file);  // ready for inference
+        std::shared_ptr<torch::nn::Module> net;
+        try {
+            net = r->load(file);  // ready for inference
+        } catch (const NotInstalledError&) {
+            throw;
+        } catch (const WeightFileError& e) {
+            // Truncated by a copy that stopped, or not the model's file: installing it again mends it.
+            throw WeightFileError(e.file(), e.tensor(), problemOf(e) + "; to replace it, " + installHint(r->choice));
+        }
         net->to(device);
         net->eval();
         return net;
