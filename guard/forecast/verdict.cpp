@@ -101,6 +101,7 @@ const char* fitName(Fit fit) {
         case Fit::Fits: return "fits";
         case Fit::Tight: return "tight";
         case Fit::WillNotFit: return "will not fit";
+        case Fit::GuardStops: return "the guard will stop it";
         case Fit::Unknown: break;
     }
     return "unknown";
@@ -137,6 +138,27 @@ FitVerdict judgeFit(const Forecast& f, std::int64_t available,
         advice = "free about " + formatBytes(wanted - available) +
                  (others.empty() ? std::string() : " (the largest other programs: " + listPrograms(others) + ")");
     v.text += ": " + advice;
+    return v;
+}
+
+FitVerdict judgeAgainstGuard(FitVerdict v, std::int64_t total, double killFree,
+                             const std::vector<ProgramMemory>& others) {
+    if ((v.fit != Fit::Fits && v.fit != Fit::Tight) || total <= 0 || !(killFree > 0.0)) return v;
+    const std::int64_t left = v.available - v.need;  // available at the peak
+    const double leftPercent = 100.0 * static_cast<double>(left) / static_cast<double>(total);
+    if (leftPercent >= killFree) return v;
+    const auto level = static_cast<std::int64_t>(std::ceil(killFree / 100.0 * static_cast<double>(total)));
+    const std::int64_t shortfall = level - left;
+    v.fit = Fit::GuardStops;
+    // The level that lets it through, a tenth of a percent under what the peak leaves.
+    const double lower = std::floor(leftPercent * 10.0 - 1e-9) / 10.0;
+    std::string advice = lower >= 0.1 ? "set --kill-free to " + formatPercent(lower) + " or lower" : std::string();
+    const auto close = enoughToClose(others, shortfall);
+    advice += (advice.empty() ? "" : ", or ") +
+              (close.empty() ? "free about " + formatBytes(shortfall) : "close " + listPrograms(close));
+    v.text = std::string(fitName(v.fit)) + " in " + v.stage + ": about " + formatBytes(v.need) +
+             " there would leave available " + formatPercent(leftPercent) + " < --kill-free " +
+             formatPercent(killFree) + ": " + advice;
     return v;
 }
 

@@ -46,9 +46,11 @@ std::vector<ProgramMemory> largestPrograms(const std::vector<ProcessInfo>& proce
                                            const std::set<pid_t>& exclude, std::size_t n,
                                            std::int64_t minBytes = std::int64_t(100) << 20);
 
-enum class Fit { Unknown, Fits, Tight, WillNotFit };
+/// GuardStops: there is the memory, but the peak takes available memory under the guard's stop
+/// level (judgeAgainstGuard()), so the guard will stop the run.
+enum class Fit { Unknown, Fits, Tight, WillNotFit, GuardStops };
 
-/// "fits", "tight", "will not fit", "unknown".
+/// "fits", "tight", "will not fit", "the guard will stop it", "unknown".
 const char* fitName(Fit fit);
 
 struct FitVerdict {
@@ -67,6 +69,17 @@ struct FitVerdict {
 FitVerdict judgeFit(const Forecast& f, std::int64_t available,
                     const std::vector<ProgramMemory>& others, std::int64_t held = 0,
                     const std::string& smaller = "");
+
+/// `v` (judgeFit()'s) against the guard's stop level `killFree` (% of `total`, --kill-free): a run
+/// that fits or is tight but whose peak would leave less than that available is one the guard
+/// will stop. It becomes Fit::GuardStops, and its text says where, with what the peak leaves,
+/// and what lets it through: a --kill-free under that, or programs to close (`others`,
+/// largestPrograms()) or memory to free up to the level:
+///   the guard will stop it in texture: about 2.42 GiB there would leave available 86.3% <
+///   --kill-free 89.0%: set --kill-free to 86.0% or lower, or free about 620.0 MiB
+/// Any other verdict, or no stop level (`killFree` 0, `total` unknown), is returned as it was.
+FitVerdict judgeAgainstGuard(FitVerdict v, std::int64_t total, double killFree,
+                             const std::vector<ProgramMemory>& others = {});
 
 /// A smaller setting of the run `key` whose forecast fits in `available` (with the margin and
 /// `held` as judgeFit() counts them): "choose texture 1024 (about 19.5 GiB)", "choose scale 4

@@ -143,6 +143,16 @@ private slots:
         QCOMPARE(fits.code, 0);
         QVERIFY2(fits.out.contains("from 3 earlier runs") && fits.out.contains("\nfits: needs about "),
                  qPrintable(fits.out));
+        // Under a stop level no peak stays above, the guard will stop it, and says what lets
+        // it through; 0 judges by memory alone; a level that is not a percentage is refused.
+        const Result stopped = forecast("50", {"--kill-free", "99.9"});
+        QCOMPARE(stopped.code, 0);
+        QVERIFY2(stopped.out.contains("\nthe guard will stop it in shape: about ") &&
+                     stopped.out.contains("< --kill-free 99.9%: set --kill-free to "),
+                 qPrintable(stopped.out));
+        QVERIFY2(forecast("50", {"--kill-free", "0"}).out.contains("\nfits: needs about "), "--kill-free 0");
+        const Result bad = forecast("50", {"--kill-free", "150"});
+        QVERIFY2(bad.code != 0 && bad.err.contains("--kill-free"), qPrintable(bad.err));
         const Result huge = forecast("50000000", {"--json"});
         QCOMPARE(huge.code, 0);
         const auto verdict = QJsonDocument::fromJson(huge.out.toUtf8()).object().value("verdict").toObject();

@@ -13,6 +13,7 @@
 #include "guard/base/event.h"
 #include "guard/forecast/forecast.h"
 #include "guard/forecast/verdict.h"
+#include "guard/policy/guard_options.h"
 #include "guard/trace/summary.h"
 
 using namespace stageload;
@@ -182,6 +183,40 @@ private slots:
         v = judgeFit(forecastRun(history, runKeyOf(cascade(2, "eager"))), 1000 * MiB, others);
         QCOMPARE(v.fit, Fit::Unknown);
         QVERIFY2(v.text.rfind("unknown: no earlier run", 0) == 0, v.text.c_str());
+    }
+
+    // A run that fits in memory but whose peak takes available memory under the guard's stop
+    // level is one the guard will stop: the verdict says where, and what lets it through.
+    void theVerdictKnowsTheGuardsStopLevel() {
+        const std::vector<RunPoint> history = {point(cascade(1), {{"texture", 1000 * MiB}}),
+                                               point(cascade(3), {{"texture", 3000 * MiB}})};
+        const Forecast f = forecastRun(history, runKeyOf(cascade(2)));  // 2000 MiB in texture
+        const std::int64_t total = 10000 * MiB;
+        const auto fits = judgeFit(f, 9500 * MiB, {});
+        QCOMPARE(fits.fit, Fit::Fits);
+        // 7500 MiB left at the peak: 75 % of the machine, under a stop level of 80 %.
+        auto v = judgeAgainstGuard(fits, total, 80.0);
+        QCOMPARE(v.fit, Fit::GuardStops);
+        QCOMPARE(v.text, std::string("the guard will stop it in texture: about 1.95 GiB there would leave available "
+                                     "75.0% < --kill-free 80.0%: set --kill-free to 74.9% or lower, or free about 500.0 MiB"));
+        // Programs that would make the room are named instead of a bare size.
+        v = judgeAgainstGuard(fits, total, 80.0, {{"chrome", 600 * MiB, 9}});
+        QVERIFY2(v.text.ends_with(": set --kill-free to 74.9% or lower, or close chrome (600.0 MiB)"), v.text.c_str());
+        // In the panel's words.
+        QVERIFY2(guardReasonInWords(v.text).find("< 80.0% (Stop when free): set Stop when free to 74.9% or lower") !=
+                     std::string::npos,
+                 guardReasonInWords(v.text).c_str());
+        // Above the level, no stop level, or a run that does not fit anyway: as judgeFit() said.
+        QCOMPARE(judgeAgainstGuard(fits, total, 75.0).fit, Fit::Fits);  // 75 % left is not under 75 %
+        QCOMPARE(judgeAgainstGuard(fits, total, 0.0).text, fits.text);
+        QCOMPARE(judgeAgainstGuard(fits, 0, 80.0).fit, Fit::Fits);
+        const auto tight = judgeFit(f, 2100 * MiB, {});
+        QCOMPARE(judgeAgainstGuard(tight, total, 10.0).fit, Fit::GuardStops);  // 100 MiB left: 1 %
+        const auto short_ = judgeFit(f, 1000 * MiB, {});
+        QCOMPARE(judgeAgainstGuard(short_, total, 80.0).fit, Fit::WillNotFit);
+        // What the running process holds already is not taken from what is available.
+        QCOMPARE(judgeAgainstGuard(judgeFit(f, 9500 * MiB, {}, 1500 * MiB), total, 80.0).fit, Fit::Fits);
+        QCOMPARE(std::string(fitName(Fit::GuardStops)), std::string("the guard will stop it"));
     }
 
     void aSmallerSettingIsOfferedOnlyWhereTheHistoryFitsIt() {

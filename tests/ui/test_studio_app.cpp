@@ -218,6 +218,17 @@ private slots:
                  qPrintable(forecast->verdictLabel()->text()));
         QVERIFY2(forecast->stagesLabel()->text().contains(QStringLiteral("<b>")),
                  qPrintable(forecast->stagesLabel()->text()));  // the peak's stage stands out
+        // A stop level no peak can stay above, typed into the guard panel: the same forecast is
+        // now one the guard will stop, in the panel's words; back at 0 it fits again.
+        auto* killFree = w.guardPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("killFree"));
+        QVERIFY(killFree);
+        killFree->setValue(99.9);
+        QCOMPARE(forecast->verdict().fit, Fit::GuardStops);
+        QVERIFY2(forecast->verdictLabel()->text().startsWith(QStringLiteral("The guard will stop it in ")) &&
+                     forecast->verdictLabel()->text().contains(QStringLiteral("< 99.9% (Stop when free)")),
+                 qPrintable(forecast->verdictLabel()->text()));
+        killFree->setValue(0);
+        QCOMPARE(forecast->verdict().fit, Fit::Fits);
         // Runs like it that needed far more than any machine has: the verdict says so ...
         auto points = readRunPoints({RunHistory().list().first().trace.toStdString()});
         QCOMPARE(points.size(), std::size_t(1));

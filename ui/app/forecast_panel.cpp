@@ -9,6 +9,7 @@
 #include "guard/base/error.h"
 #include "guard/base/units.h"
 #include "guard/memory/system_memory.h"
+#include "guard/policy/guard_options.h"
 #include "guard/process/process_list.h"
 
 namespace stageload::app {
@@ -18,7 +19,8 @@ QString colourOf(Fit fit) {
     switch (fit) {
         case Fit::Fits: return QStringLiteral("#2e7d32");
         case Fit::Tight: return QStringLiteral("#b26a00");
-        case Fit::WillNotFit: return QStringLiteral("#c62828");
+        case Fit::WillNotFit:
+        case Fit::GuardStops: return QStringLiteral("#c62828");
         case Fit::Unknown: break;
     }
     return QStringLiteral("#546e7a");
@@ -77,8 +79,11 @@ void ForecastPanel::setRun(const RunKey& key, std::int64_t held) {
 
 void ForecastPanel::refreshMemory() {
     std::optional<std::int64_t> available;
+    std::int64_t total = 0;
     try {
-        available = readSystemMemory().available;
+        const auto memory = readSystemMemory();
+        available = memory.available;
+        total = memory.total;
     } catch (const Error&) {
     }
     if (!available) {
@@ -89,7 +94,9 @@ void ForecastPanel::refreshMemory() {
     }
     std::vector<ProgramMemory> others;
     std::string smaller;
-    if (forecast_.peak() && *available < needWithMargin(*forecast_.peak()) - held_) {
+    const auto stopLevel = static_cast<std::int64_t>(stopLevel_ / 100.0 * static_cast<double>(total));
+    if (forecast_.peak() && (*available < needWithMargin(*forecast_.peak()) - held_ ||
+                             *available - (*forecast_.peak() - held_) < stopLevel)) {
         try {
             const auto processes = listProcesses(false);
             others = largestPrograms(processes, selfAndAncestors(processes), 5);
@@ -97,7 +104,7 @@ void ForecastPanel::refreshMemory() {
         }
         smaller = smallerSettingThatFits(history_, key_, *available, held_);
     }
-    verdict_ = judgeFit(forecast_, *available, others, held_, smaller);
+    verdict_ = judgeAgainstGuard(judgeFit(forecast_, *available, others, held_, smaller), total, stopLevel_, others);
     showForecast();
 }
 
@@ -110,13 +117,15 @@ bool ForecastPanel::waitForFit() const { return wait_->isChecked(); }
 
 void ForecastPanel::setWaitForFit(bool wait) { wait_->setChecked(wait); }
 
-void ForecastPanel::setGuardEnabled(bool enabled) {
+void ForecastPanel::setGuard(bool enabled, double killFree) {
     wait_->setEnabled(enabled);
     wait_->setToolTip(waitTip(enabled));
+    stopLevel_ = enabled ? killFree : 0.0;
+    refreshMemory();
 }
 
 void ForecastPanel::showForecast() {
-    QString text = QString::fromStdString(verdict_.text);
+    QString text = QString::fromStdString(guardReasonInWords(verdict_.text));  // the panel's words
     if (!text.isEmpty()) text[0] = text[0].toUpper();
     verdictLabel_->setText(text);
     verdictLabel_->setStyleSheet(QStringLiteral("color: %1;").arg(colourOf(verdict_.fit)));

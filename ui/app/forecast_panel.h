@@ -50,8 +50,10 @@ public:
 
     bool waitForFit() const;
     void setWaitForFit(bool wait);
-    /// Whether the checkbox can be used (the guard is on).
-    void setGuardEnabled(bool enabled);
+    /// Whether the guard is on (then the checkbox can be used) and its stop level (--kill-free,
+    /// % of the machine's memory): a run whose forecast peak would take available memory under
+    /// it is one the guard will stop, and the verdict says so.
+    void setGuard(bool enabled, double killFree);
 
     QLabel* verdictLabel() const { return verdictLabel_; }
     QLabel* stagesLabel() const { return stagesLabel_; }
@@ -66,6 +68,7 @@ private:
     std::vector<stageload::RunPoint> history_;
     stageload::RunKey key_;
     std::int64_t held_ = 0;
+    double stopLevel_ = 0.0;  ///< the guard's --kill-free while it is on, else 0
     stageload::Forecast forecast_;
     stageload::FitVerdict verdict_;
     QLabel* verdictLabel_ = nullptr;

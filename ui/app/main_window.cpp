@@ -68,7 +68,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), blender_(blenderE
     refreshHistory(&broken);
     forecastPanel_->setHistory(readRunPoints({history_.root().toStdString()}));
     forecastPanel_->setWaitForFit(settings_.waitForForecast);
-    forecastPanel_->setGuardEnabled(settings_.guardEnabled);
+    forecastPanel_->setGuard(settings_.guardEnabled, settings_.guard.killFree);
     updateForecast();
     for (const auto& w : broken) spdlog::warn("history: {}", w.toStdString());
 
@@ -185,7 +185,7 @@ void MainWindow::buildLayout() {
     connect(guardPanel_, &studio::GuardPanel::paramsEdited, this, [this] {
         if (auto p = guardPanel_->params()) settings_.guard = *p;
         settings_.guardEnabled = guardPanel_->guardEnabled();
-        forecastPanel_->setGuardEnabled(settings_.guardEnabled);
+        forecastPanel_->setGuard(settings_.guardEnabled, settings_.guard.killFree);
     });
 }
 

@@ -1,6 +1,7 @@
 // `stageload forecast [IMAGE] [--generator FILE [--param K=V]... | --cascade-scale GIB]
-// [run settings] [--history DIR]... [--trace FILE]... [--json]`: the expected peak of every
-// stage of a run about to start, learned from earlier runs, next to the memory available now.
+// [run settings] [--history DIR]... [--trace FILE]... [--kill-free PCT] [--json]`: the expected
+// peak of every stage of a run about to start, learned from earlier runs, next to the memory
+// available now and the guard's stop level.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "guard/forecast/forecast.h"
 #include "guard/forecast/verdict.h"
 #include "guard/memory/system_memory.h"
+#include "guard/policy/guard_params.h"
 #include "guard/process/process_list.h"
 #include "guard/trace/summary.h"
 #include "ui/cli/commands.h"
@@ -31,6 +33,7 @@ struct ForecastOptions {
     std::vector<std::string> traces;
     bool noDefaultHistory = false;
     bool json = false;
+    double killFree = GuardParams{}.killFree;  ///< the guard's stop level the run will have
 };
 
 int runForecast(const ForecastOptions& o) {
@@ -74,7 +77,7 @@ int runForecast(const ForecastOptions& o) {
         const auto smaller = f.peak() && memory->available < needWithMargin(*f.peak())
                                  ? smallerSettingThatFits(history, key, memory->available)
                                  : std::string();
-        verdict = judgeFit(f, memory->available, others, 0, smaller);
+        verdict = judgeAgainstGuard(judgeFit(f, memory->available, others, 0, smaller), memory->total, o.killFree, others);
     }
     if (o.json) {
         auto j = toJson(f);
@@ -132,6 +135,11 @@ void addForecastCommand(CLI::App& app, Selected& selected) {
                     "Also read the traces in this folder (repeatable; the app's history is always read)");
     cmd->add_option("--trace", o->traces, "Also read this trace (repeatable)");
     cmd->add_flag("--no-app-history", o->noDefaultHistory, "Do not read the app's history folder");
+    cmd->add_option("--kill-free", o->killFree,
+                    "The guard's stop level the run will have, as `run` and `guard` take it: a peak that "
+                    "takes available memory under it is one the guard will stop (0: judge by memory alone)")
+        ->check(CLI::Range(0.0, 100.0))
+        ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print the forecast as JSON");
     cmd->callback([o, &selected] { selected = [o] { return runForecast(*o); }; });
 }

@@ -250,6 +250,7 @@ void GenerateJob::runExternal() {
     const auto job = runGeneratorJob(p);
     const auto message = QString::fromStdString(job.message);
     for (const auto& n : job.notices) outcome_.notices << QString::fromStdString(n);
+    outcome_.notices.removeDuplicates();  // a trace problem is the guard's warning and the job's notice
     for (const auto& s : job.run.stages) outcome_.stageSeconds.append({QString::fromStdString(s), 0.0});
     for (const auto& f : {job.run.log, job.run.commandTrace})
         if (!f.empty() && std::filesystem::exists(f)) outcome_.files << QString::fromStdString(f.string());
