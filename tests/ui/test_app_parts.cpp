@@ -3,7 +3,9 @@
 // real Blender, headless).
 #include <memory>
 
+#include <QApplication>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -12,9 +14,12 @@
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QProcess>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include "engine/api/run_meta.h"
@@ -29,7 +34,9 @@
 #include "ui/app/image_convert.h"
 #include "ui/app/input_panel.h"
 #include "ui/app/latency_probe.h"
+#include "ui/app/log_pane.h"
 #include "ui/app/settings_panel.h"
+#include "ui/studio/guard_panel.h"
 #include "ui_test_support.h"
 
 using namespace stageload;
@@ -243,6 +250,76 @@ private slots:
         QCOMPARE(cell(2, "Peak (GiB)"), QStringLiteral("1.50"));
         panel.setCurrentItem(panel.topLevelItem(1));
         QCOMPARE(panel.selectedId(), QStringLiteral("b"));
+    }
+
+    // The wheel over a choice the user has not clicked into scrolls the panel, not the choice
+    // (Loading flipped to Eager that way); once it has focus, the wheel changes it.
+    void theWheelChangesOnlyAFocusedChoice() {
+        auto* panel = new SettingsPanel({QStringLiteral("cpu")});
+        QScrollArea area;
+        area.setWidget(panel);
+        area.setWidgetResizable(true);
+        area.resize(420, 160);  // far shorter than the form: it scrolls
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        auto* load = static_cast<QComboBox*>(panel->field(RunField::Load));
+        QVERIFY(load && load->count() >= 2);
+        const int before = load->currentIndex();
+        QVERIFY(area.verticalScrollBar()->maximum() > 0);
+        area.verticalScrollBar()->setValue(0);
+        const auto wheel = [&](int delta) {
+            const QPointF at(load->width() / 2.0, load->height() / 2.0);
+            QWheelEvent e(at, load->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+            QApplication::sendEvent(load, &e);
+        };
+        QVERIFY(!load->hasFocus());
+        wheel(-120);
+        QCOMPARE(load->currentIndex(), before);
+        QVERIFY2(area.verticalScrollBar()->value() > 0, "the panel did not scroll");
+        QVERIFY(!load->hasFocus());  // the wheel takes no focus either
+        area.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&area));
+        load->setFocus(Qt::MouseFocusReason);
+        QVERIFY(load->hasFocus());
+        wheel(before == 0 ? -120 : 120);
+        QVERIFY(load->currentIndex() != before);
+        // The guard panel's and a generator's fields are guarded the same way.
+        GuardPanel guard;
+        const auto* killFree = guard.findChild<QDoubleSpinBox*>(QStringLiteral("killFree"));
+        QVERIFY(killFree);
+        QCOMPARE(killFree->focusPolicy(), Qt::StrongFocus);
+    }
+
+    // The log follows new lines after the docks are resized, stops while the user reads higher
+    // up, and follows again once they scroll back to the end.
+    void theLogFollowsUntilTheUserScrollsUp() {
+        LogPane pane;
+        pane.resize(600, 200);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        auto* bar = pane.verticalScrollBar();
+        const QString longLine = QStringLiteral("guard: available 41.0% of 23.54 GiB, swap used 0 B, ") + QString(60, QLatin1Char('x'));
+        for (int i = 0; i < 200; ++i) pane.appendLine(longLine + QString::number(i), 2);
+        QCoreApplication::processEvents();
+        QCOMPARE(bar->value(), bar->maximum());
+        pane.resize(260, 200);  // narrower: the lines wrap, the end moves down
+        QCoreApplication::processEvents();
+        pane.appendLine(QStringLiteral("after the resize"), 2);
+        QCoreApplication::processEvents();
+        QVERIFY(pane.following());
+        QCOMPARE(bar->value(), bar->maximum());
+        bar->setValue(bar->maximum() / 2);  // the user reads higher up
+        QVERIFY(!pane.following());
+        const int reading = bar->value();
+        pane.appendLine(QStringLiteral("while reading"), 2);
+        QCoreApplication::processEvents();
+        QCOMPARE(bar->value(), reading);
+        bar->setValue(bar->maximum());  // back to the end
+        QVERIFY(pane.following());
+        pane.appendLine(QStringLiteral("followed again"), 2);
+        QCoreApplication::processEvents();
+        QCOMPARE(bar->value(), bar->maximum());
     }
 
     void latencyPercentiles() {

@@ -9,6 +9,7 @@
 #include <QToolButton>
 
 #include "guard/generator/requirements.h"
+#include "ui/studio/wheel_guard.h"
 
 namespace stageload::app {
 namespace {
@@ -52,7 +53,6 @@ void GeneratorParamsForm::setGenerator(const GeneratorDef& def, const QMap<QStri
             auto* box = new QComboBox(this);
             for (const auto& c : p.choices) box->addItem(c.empty() ? tr("(off)") : q(c), q(c));
             box->setCurrentIndex(std::max(0, box->findData(value)));
-            box->setFocusPolicy(Qt::StrongFocus);  // the wheel scrolls the panel, not the choice
             connect(box, &QComboBox::currentIndexChanged, this, &GeneratorParamsForm::edited);
             field = box;
             form_->addRow(name, box);
@@ -89,6 +89,7 @@ void GeneratorParamsForm::setGenerator(const GeneratorDef& def, const QMap<QStri
         fields_[name] = field;
         params_.push_back(p);
     }
+    studio::guardWheel(this);  // the wheel scrolls the panel, not a choice it passes over
 }
 
 QMap<QString, QString> GeneratorParamsForm::values() const {

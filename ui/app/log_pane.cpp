@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <QFontDatabase>
+#include <QScrollBar>
 #include <algorithm>
 #include <mutex>
 
@@ -44,6 +45,10 @@ LogPane::LogPane(QWidget* parent) : QPlainTextEdit(parent) {
     setMaximumBlockCount(5000);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setObjectName(QStringLiteral("logPane"));
+    // Only the user's scrolling decides: up stops the following, back to the end resumes it.
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
+        if (!scrolling_) follow_ = value >= verticalScrollBar()->maximum();
+    });
 }
 
 LogPane::~LogPane() {
@@ -63,12 +68,28 @@ void LogPane::attachTo(const std::shared_ptr<spdlog::logger>& logger) {
 }
 
 void LogPane::appendLine(const QString& line, int level) {
+    scrolling_ = true;  // a first line dropped at the block limit moves the bar too
     if (level >= spdlog::level::err)
         appendHtml(QStringLiteral("<span style=\"color:#d9534f\">%1</span>").arg(line.toHtmlEscaped()));
     else if (level == spdlog::level::warn)
         appendHtml(QStringLiteral("<span style=\"color:#e0a030\">%1</span>").arg(line.toHtmlEscaped()));
     else
         appendPlainText(line);
+    scrolling_ = false;
+    if (follow_) scrollToEnd();
+}
+
+void LogPane::resizeEvent(QResizeEvent* event) {
+    scrolling_ = true;  // lines rewrapped to the new width move the bar, not the user
+    QPlainTextEdit::resizeEvent(event);
+    scrolling_ = false;
+    if (follow_) scrollToEnd();
+}
+
+void LogPane::scrollToEnd() {
+    scrolling_ = true;
+    verticalScrollBar()->setValue(verticalScrollBar()->maximum());
+    scrolling_ = false;
 }
 
 }  // namespace stageload::app

@@ -18,6 +18,7 @@
 #include "guard/generator/requirements.h"
 #include "ui/app/generator_setup_dialog.h"
 #include "ui/studio/run_launcher.h"
+#include "ui/studio/wheel_guard.h"
 
 namespace stageload::app {
 namespace {
@@ -181,6 +182,7 @@ SettingsPanel::SettingsPanel(const QStringList& devices, QWidget* parent) : QWid
     });
     updateRemovers();
     setSettings(studio::StudioSettings{});
+    studio::guardWheel(this);  // the generator's own fields guard theirs as they are made
 }
 
 const GeneratorDef* SettingsPanel::generator() const {

@@ -19,6 +19,7 @@
 #include "guard/base/units.h"
 #include "guard/memory/pressure.h"
 #include "guard/policy/guard_options.h"
+#include "ui/studio/wheel_guard.h"
 
 namespace stageload::studio {
 namespace {
@@ -149,6 +150,7 @@ GuardPanel::GuardPanel(QWidget* parent) : QWidget(parent) {
 
     setParams(GuardParams{}, true);
     showIdle();
+    guardWheel(this);
 }
 
 void GuardPanel::setParams(const GuardParams& params, bool enabled) {
