@@ -190,6 +190,8 @@ private slots:
                  outcome.mesh->triangleCount());
         QVERIFY(!w.exportMeshTo(out_.filePath(QStringLiteral("knight.fbx"))));
         QVERIFY(!w.exportMeshTo(out_.filePath(QStringLiteral("no/such/folder/knight.glb"))));
+        // The next Export and Save start where this one went.
+        QCOMPARE(w.dialogFolder(true), QDir(out_.path()).absolutePath());
     }
 
     // Before Generate the panel says whether the run will fit, from the runs in the history;
@@ -208,6 +210,9 @@ private slots:
         seed->setValue(5);
         emit w.findChild<HistoryPanel*>()->openRequested(RunHistory().list().first().id);
         QCOMPARE(seed->value(), 4242.0);
+        // Its mesh and trace open from the history's own folder; no dialog starts there.
+        QVERIFY2(!w.dialogFolder(false).startsWith(RunHistory().root()), qPrintable(w.dialogFolder(false)));
+        QCOMPARE(w.dialogFolder(false), QDir(kSamples).absolutePath());
         QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("seed 4242")),
                  qPrintable(w.statusBar()->currentMessage()));
         // The forecast now rests on that run (at least), and on this machine it fits.

@@ -1,5 +1,6 @@
 // What the app remembers between sessions: every field through a real INI file, defaults when
 // nothing is stored, and invalid stored values falling back to their defaults with a warning.
+#include <QFileInfo>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -7,6 +8,8 @@
 #include "ui/studio/studio_settings.h"
 
 using stageload::GuardParams;
+using stageload::studio::dialogStartFolder;
+using stageload::studio::rememberFolder;
 using stageload::studio::loadSettings;
 using stageload::studio::saveSettings;
 using stageload::studio::StudioSettings;
@@ -43,6 +46,7 @@ QString firstDifference(const StudioSettings& a, const StudioSettings& b) {
     SAME(g.stopGrace == h.stopGrace, "guard.stopGrace");
     SAME(a.recentFiles == b.recentFiles, "recentFiles");
     SAME(a.lastOpenDir == b.lastOpenDir, "lastOpenDir");
+    SAME(a.lastExportDir == b.lastExportDir, "lastExportDir");
     SAME(a.exportFormat == b.exportFormat, "exportFormat");
     SAME(a.windowGeometry == b.windowGeometry, "windowGeometry");
     SAME(a.windowState == b.windowState, "windowState");
@@ -76,6 +80,7 @@ StudioSettings nonDefault() {
     s.guard.poll = 0.25;
     s.recentFiles = {QStringLiteral("/p/b, with comma.png"), QStringLiteral("/p/a.png")};
     s.lastOpenDir = QStringLiteral("/srv/art/Pictures");
+    s.lastExportDir = QStringLiteral("/srv/art/Meshes, for Blender");
     s.exportFormat = QStringLiteral("obj");
     s.windowGeometry = QByteArray("\x01\x02\x00\xff geometry", 13);
     s.windowState = QByteArray("\x00state\n", 7);
@@ -288,6 +293,27 @@ private slots:
         QCOMPARE(s.recentFiles.size(), StudioSettings::kMaxRecentFiles);
         QCOMPARE(s.recentFiles.mid(0, 3), (QStringList{"/x.png", "/y.png", "/0.png"}));
         QCOMPARE(s.recentFiles.last(), QStringLiteral("/7.png"));
+    }
+
+    // A dialog starts where the user last was, never in a run folder of the history, and in
+    // Documents (or home) when that folder is gone or nothing was chosen yet.
+    void dialogsStartInTheUsersFolders() {
+        QTemporaryDir dir;
+        const QString runs = dir.filePath(QStringLiteral("data/runs"));
+        QString slot = QStringLiteral("/before");
+        rememberFolder(slot, dir.filePath(QStringLiteral("art/hero.png")), runs);
+        QCOMPARE(slot, dir.filePath(QStringLiteral("art")));
+        rememberFolder(slot, runs + QStringLiteral("/20261203T1200/mesh.glb"), runs);
+        QCOMPARE(slot, dir.filePath(QStringLiteral("art")));  // a run's own file: not remembered
+        rememberFolder(slot, runs + QStringLiteral("/trace.jsonl"), runs);
+        QCOMPARE(slot, dir.filePath(QStringLiteral("art")));
+        rememberFolder(slot, dir.filePath(QStringLiteral("data/runs-old/x.glb")), runs);  // beside it is fine
+        QCOMPARE(slot, dir.filePath(QStringLiteral("data/runs-old")));
+
+        QCOMPARE(dialogStartFolder(dir.path()), dir.path());
+        const QString fallback = dialogStartFolder(dir.filePath(QStringLiteral("gone")));
+        QVERIFY2(fallback != dir.filePath(QStringLiteral("gone")) && QFileInfo(fallback).isDir(), qPrintable(fallback));
+        QCOMPARE(dialogStartFolder(QString()), fallback);
     }
 };
 

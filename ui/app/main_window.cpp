@@ -273,7 +273,7 @@ bool MainWindow::openPicture(const QString& path) {
         return false;
     }
     settings_.addRecentFile(QFileInfo(path).absoluteFilePath());
-    settings_.lastOpenDir = QFileInfo(path).absolutePath();
+    studio::rememberFolder(settings_.lastOpenDir, path, history_.root());
     updateRecentMenu();
     updateActions();
     updateForecast();

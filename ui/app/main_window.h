@@ -70,6 +70,9 @@ public:
     bool overlayTrace(const QString& path, const QString& when = {});
     /// Writes the mesh on show to `path` (.glb, or .obj with .mtl and .png beside it).
     bool exportMeshTo(const QString& path);
+    /// Where a file dialog starts: the folder the user last opened from (`saving`: last saved
+    /// to), never one of the history's run folders; Documents at first.
+    QString dialogFolder(bool saving) const;
     /// Starts a run of the current picture; false (with a message) when it cannot start
     /// (refusalCode() then says why, as `stageload run` would exit).
     bool generate();

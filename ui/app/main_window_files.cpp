@@ -80,23 +80,23 @@ void MainWindow::buildActions() {
     auto* file = menuBar()->addMenu(tr("&File"));
     openAction_ = file->addAction(tr("&Open Picture…"), QKeySequence::Open, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a picture"), settings_.lastOpenDir,
+            this, tr("Open a picture"), dialogFolder(false),
             tr("Pictures (*.png *.jpg *.jpeg *.webp *.bmp *.tga *.gif)"));
         if (!path.isEmpty()) openPicture(path);
     });
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open &Mesh…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a mesh"), settings_.lastOpenDir,
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a mesh"), dialogFolder(false),
                                                           openMeshFilter());
         if (!path.isEmpty()) openMesh(path);
     });
     file->addAction(tr("Open &Trace…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a memory trace"), settings_.lastOpenDir,
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a memory trace"), dialogFolder(false),
                                                           tr("Traces (*.jsonl);;All files (*)"));
         if (!path.isEmpty()) openTrace(path);
     });
     file->addAction(tr("O&verlay Trace…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Overlay a memory trace"), settings_.lastOpenDir,
+        const QString path = QFileDialog::getOpenFileName(this, tr("Overlay a memory trace"), dialogFolder(false),
                                                           tr("Traces (*.jsonl);;All files (*)"));
         if (!path.isEmpty()) overlayTrace(path);
     });
@@ -176,7 +176,7 @@ bool MainWindow::openMesh(const QString& path) {
     }
     mesh_.reset();  // exported as it is: the file itself
     meshFile_ = QFileInfo(path).absoluteFilePath();
-    settings_.lastOpenDir = QFileInfo(path).absolutePath();
+    studio::rememberFolder(settings_.lastOpenDir, path, history_.root());
     updateActions();
     return true;
 }
@@ -184,7 +184,7 @@ bool MainWindow::openMesh(const QString& path) {
 bool MainWindow::openTrace(const QString& path) {
     try {
         chart_->showTrace(readTrace(path.toStdString()), QFileInfo(path).fileName());
-        settings_.lastOpenDir = QFileInfo(path).absolutePath();
+        studio::rememberFolder(settings_.lastOpenDir, path, history_.root());
         return true;
     } catch (const stageload::Error& e) {
         report(tr("Cannot open the trace"), QString::fromStdString(e.what()));
@@ -288,7 +288,7 @@ void MainWindow::exportMesh() {
     const QString base = QFileInfo(inputPanel_->picture()).completeBaseName();
     QString path = QFileDialog::getSaveFileName(
         this, tr("Export mesh"),
-        settings_.lastOpenDir + QLatin1Char('/') + (base.isEmpty() ? QStringLiteral("mesh") : base) +
+        dialogFolder(true) + QLatin1Char('/') + (base.isEmpty() ? QStringLiteral("mesh") : base) +
             fromView(chosen->extension),
         filters.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty()) return;
@@ -315,6 +315,7 @@ bool MainWindow::exportMeshTo(const QString& path) {
         const TexturedMesh mesh = mesh_ ? *mesh_ : readMeshFile(meshFile_.toStdString());
         format->write(mesh, path.toStdString());
         settings_.exportFormat = fromView(format->word);
+        studio::rememberFolder(settings_.lastExportDir, path, history_.root());
         meshFile_ = QFileInfo(path).absoluteFilePath();
         spdlog::info("exported {}", path.toStdString());
         statusBar()->showMessage(tr("Exported %1").arg(path));
@@ -361,11 +362,19 @@ void MainWindow::launchBlender() {
 }
 
 void MainWindow::saveChart() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save chart"), settings_.lastOpenDir + QStringLiteral("/memory.png"),
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save chart"), dialogFolder(true) + QStringLiteral("/memory.png"),
                                                       tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!chart_->save(path, &error)) report(tr("Cannot save the chart"), error);
+    if (!chart_->save(path, &error)) {
+        report(tr("Cannot save the chart"), error);
+        return;
+    }
+    studio::rememberFolder(settings_.lastExportDir, path, history_.root());
+}
+
+QString MainWindow::dialogFolder(bool saving) const {
+    return studio::dialogStartFolder(saving ? settings_.lastExportDir : settings_.lastOpenDir);
 }
 
 void MainWindow::updateRecentMenu() {

@@ -6,7 +6,10 @@
 #include <string>
 #include <utility>
 
+#include <QDir>
+#include <QFileInfo>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QVariant>
 
 #include "guard/base/error.h"
@@ -24,6 +27,7 @@ constexpr auto kGuardEnabled = "guard/enabled";
 constexpr auto kWaitForForecast = "guard/waitForForecast";
 constexpr auto kRecentFiles = "files/recent";
 constexpr auto kLastOpenDir = "files/lastOpenDir";
+constexpr auto kLastExportDir = "files/lastExportDir";
 constexpr auto kExportFormat = "export/format";
 constexpr auto kWindowGeometry = "window/geometry";
 constexpr auto kWindowState = "window/state";
@@ -195,6 +199,19 @@ QString StudioSettings::generatorKey(const QString& definitionFile) {
     return name;
 }
 
+QString dialogStartFolder(const QString& remembered) {
+    if (!remembered.isEmpty() && QFileInfo(remembered).isDir()) return remembered;
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return !documents.isEmpty() && QFileInfo(documents).isDir() ? documents : QDir::homePath();
+}
+
+void rememberFolder(QString& slot, const QString& file, const QString& runsRoot) {
+    const QString folder = QFileInfo(file).absolutePath();
+    const QString root = QDir::cleanPath(QFileInfo(runsRoot).absoluteFilePath());
+    if (!runsRoot.isEmpty() && (folder == root || folder.startsWith(root + QLatin1Char('/')))) return;
+    slot = folder;
+}
+
 void StudioSettings::addRecentFile(const QString& path) {
     if (path.isEmpty()) return;
     recentFiles.removeAll(path);
@@ -237,6 +254,7 @@ StudioSettings loadSettings(const QSettings& settings, QStringList* warnings) {
         for (auto it = stored.crbegin(); it != stored.crend(); ++it) s.addRecentFile(*it);
     }
     if (const auto v = r.raw(kLastOpenDir)) s.lastOpenDir = v->toString();
+    if (const auto v = r.raw(kLastExportDir)) s.lastExportDir = v->toString();
     r.read<QString>(kExportFormat, s.exportFormat, oneOf(StudioSettings::exportFormats()),
                     one + StudioSettings::exportFormats().join(comma), d.exportFormat);
     if (const auto v = r.raw(kWindowGeometry)) s.windowGeometry = v->toByteArray();
@@ -263,6 +281,7 @@ void saveSettings(QSettings& settings, const StudioSettings& s) {
 
     set(kRecentFiles, s.recentFiles);
     set(kLastOpenDir, s.lastOpenDir);
+    set(kLastExportDir, s.lastExportDir);
     set(kExportFormat, s.exportFormat);
     set(kWindowGeometry, s.windowGeometry);
     set(kWindowState, s.windowState);

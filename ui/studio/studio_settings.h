@@ -61,7 +61,8 @@ struct StudioSettings {
 
     // Files and window.
     QStringList recentFiles;  ///< most recent first, no duplicates, at most kMaxRecentFiles
-    QString lastOpenDir;
+    QString lastOpenDir;    ///< where Open dialogs start: the folder of the last file the user opened
+    QString lastExportDir;  ///< where Export and Save dialogs start: the folder last saved to
     QString exportFormat = QStringLiteral("glb");  ///< a word of meshFormats() that writes
     QByteArray windowGeometry;                     ///< QWidget::saveGeometry()
     QByteArray windowState;                        ///< QMainWindow::saveState()
@@ -72,6 +73,14 @@ struct StudioSettings {
     /// kMaxRecentFiles. Empty paths are ignored.
     void addRecentFile(const QString& path);
 };
+
+/// The folder a file dialog starts in: `remembered` while it is a folder, else the user's
+/// Documents (their home where there is none).
+QString dialogStartFolder(const QString& remembered);
+
+/// Remembers `file`'s folder in `slot`, unless it lies under `runsRoot`: a run reopened from the
+/// history opens files in the app's own hidden folders, where no dialog should start.
+void rememberFolder(QString& slot, const QString& file, const QString& runsRoot);
 
 /// Reads every field; see the header comment for what happens to invalid values. `warnings`
 /// (optional) gets one line per stored value that was ignored. Never throws.
