@@ -76,7 +76,7 @@ FitVerdict judgeFit(const Forecast& f, std::int64_t available,
 /// and what lets it through: a --kill-free under that, or programs to close (`others`,
 /// largestPrograms()) or memory to free up to the level:
 ///   the guard will stop it in texture: about 2.42 GiB there would leave available 86.3% <
-///   --kill-free 89.0%: set --kill-free to 86.0% or lower, or free about 620.0 MiB
+///   --kill-free 89.0%: set --kill-free to 86.2% or lower, or free about 620.0 MiB
 /// Any other verdict, or no stop level (`killFree` 0, `total` unknown), is returned as it was.
 FitVerdict judgeAgainstGuard(FitVerdict v, std::int64_t total, double killFree,
                              const std::vector<ProgramMemory>& others = {});
