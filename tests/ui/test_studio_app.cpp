@@ -213,6 +213,10 @@ private slots:
         // Its mesh and trace open from the history's own folder; no dialog starts there.
         QVERIFY2(!w.dialogFolder(false).startsWith(RunHistory().root()), qPrintable(w.dialogFolder(false)));
         QCOMPARE(w.dialogFolder(false), QDir(kSamples).absolutePath());
+        // The chart is titled by the run's picture and pipeline, not by its trace file's name.
+        QVERIFY2(w.chart()->title().startsWith(QStringLiteral("knight_alpha.png · character · ")) &&
+                     !w.chart()->title().contains(QStringLiteral("trace.jsonl")),
+                 qPrintable(w.chart()->title()));
         QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("seed 4242")),
                  qPrintable(w.statusBar()->currentMessage()));
         // The forecast now rests on that run (at least), and on this machine it fits.

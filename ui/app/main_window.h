@@ -64,7 +64,8 @@ public:
     /// file manager or a drop.
     bool openFile(const QString& path);
     bool openMesh(const QString& path);
-    bool openTrace(const QString& path);
+    /// `label`: what the chart calls it (empty: the file's name).
+    bool openTrace(const QString& path, const QString& label = {});
     /// Draws the run of trace `path` over the chart, labelled by its picture and mode (and
     /// `when`, for a run of the history).
     bool overlayTrace(const QString& path, const QString& when = {});

@@ -181,9 +181,9 @@ bool MainWindow::openMesh(const QString& path) {
     return true;
 }
 
-bool MainWindow::openTrace(const QString& path) {
+bool MainWindow::openTrace(const QString& path, const QString& label) {
     try {
-        chart_->showTrace(readTrace(path.toStdString()), QFileInfo(path).fileName());
+        chart_->showTrace(readTrace(path.toStdString()), label.isEmpty() ? QFileInfo(path).fileName() : label);
         studio::rememberFolder(settings_.lastOpenDir, path, history_.root());
         return true;
     } catch (const stageload::Error& e) {
@@ -230,7 +230,10 @@ void MainWindow::openRun(const QString& id) {
             spdlog::warn("{}", e.what());
         }
     }
-    if (!r->trace.isEmpty() && QFileInfo::exists(r->trace)) openTrace(r->trace);
+    // Titled by what it made and when, not by its trace file (every run's is "trace.jsonl").
+    const QString when = r->createdUtc.toLocalTime().toString(QStringLiteral("MMM d hh:mm"));
+    if (!r->trace.isEmpty() && QFileInfo::exists(r->trace))
+        openTrace(r->trace, tr("%1 · %2 · %3").arg(QFileInfo(r->input).fileName(), r->pipeline, when));
     if (!r->output.isEmpty() && QFileInfo::exists(r->output)) openMesh(r->output);
     // Its settings in the panel: what it was run with is in view, and Generate runs it again.
     studio::StudioSettings s = currentSettings();
@@ -246,7 +249,7 @@ void MainWindow::openRun(const QString& id) {
     updateForecast();
     statusBar()->showMessage(
         tr("The run of %1: %2, seed %3, texture %4, %5 triangles; its settings are in the panel (Generate runs it again)")
-            .arg(r->createdUtc.toLocalTime().toString(QStringLiteral("MMM d hh:mm")),
+            .arg(when,
                  s.generator.isEmpty() ? QString::fromUtf8(choiceName(s.run.mode).data()) : r->pipeline)
             .arg(s.run.seed)
             .arg(s.run.textureSize)
