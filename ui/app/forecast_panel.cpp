@@ -92,19 +92,21 @@ void ForecastPanel::refreshMemory() {
         showForecast();
         return;
     }
-    std::vector<ProgramMemory> others;
-    std::string smaller;
-    const auto stopLevel = static_cast<std::int64_t>(stopLevel_ / 100.0 * static_cast<double>(total));
-    if (forecast_.peak() && (*available < needWithMargin(*forecast_.peak()) - held_ ||
-                             *available - (*forecast_.peak() - held_) < stopLevel)) {
+    // Judged bare first: the other programs (every process's memory read) and a smaller setting
+    // are looked for only for a run that does not simply fit.
+    const auto judge = [&](const std::vector<ProgramMemory>& others, const std::string& smaller) {
+        return judgeAgainstGuard(judgeFit(forecast_, *available, others, held_, smaller), total, stopLevel_, others);
+    };
+    verdict_ = judge({}, {});
+    if (verdict_.fit != Fit::Fits && verdict_.fit != Fit::Unknown) {
+        std::vector<ProgramMemory> others;
         try {
             const auto processes = listProcesses(false);
             others = largestPrograms(processes, selfAndAncestors(processes), 5);
         } catch (const Error&) {
         }
-        smaller = smallerSettingThatFits(history_, key_, *available, held_);
+        verdict_ = judge(others, smallerSettingThatFits(history_, key_, *available, held_));
     }
-    verdict_ = judgeAgainstGuard(judgeFit(forecast_, *available, others, held_, smaller), total, stopLevel_, others);
     showForecast();
 }
 
@@ -120,7 +122,9 @@ void ForecastPanel::setWaitForFit(bool wait) { wait_->setChecked(wait); }
 void ForecastPanel::setGuard(bool enabled, double killFree) {
     wait_->setEnabled(enabled);
     wait_->setToolTip(waitTip(enabled));
-    stopLevel_ = enabled ? killFree : 0.0;
+    const double level = enabled ? killFree : 0.0;
+    if (level == stopLevel_) return;  // another threshold was edited: the verdict stands
+    stopLevel_ = level;
     refreshMemory();
 }
 

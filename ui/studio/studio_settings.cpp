@@ -206,7 +206,7 @@ QString dialogStartFolder(const QString& remembered) {
 }
 
 void rememberFolder(QString& slot, const QString& file, const QString& runsRoot) {
-    const QString folder = QFileInfo(file).absolutePath();
+    const QString folder = QDir::cleanPath(QFileInfo(file).absolutePath());
     const QString root = QDir::cleanPath(QFileInfo(runsRoot).absoluteFilePath());
     if (!runsRoot.isEmpty() && (folder == root || folder.startsWith(root + QLatin1Char('/')))) return;
     slot = folder;

@@ -58,7 +58,8 @@ private:
     void runPipeline();
     void runExternal();
     double elapsed() const;
-    /// A guard threshold that cannot work here, as a note of the outcome in the panel's words.
+    /// A guard's warning (a threshold that cannot work here, no keeper, a trace that could not
+    /// be written whole) as a note of the outcome, in the panel's words.
     void addGuardNote(const std::string& notice);
 
     studio::GenerateRequest request_;
