@@ -7,6 +7,7 @@
 #include <set>
 
 #include "guard/base/error.h"
+#include "guard/base/units.h"
 #include "guard/trace/summary.h"
 
 namespace stageload {
@@ -113,6 +114,7 @@ std::optional<RunPoint> runPointOf(const Trace& trace, const std::string& source
     for (std::size_t i = 0; i < complete; ++i)
         if (const auto peak = s.stages[i].peak()) point.stagePeaks.emplace_back(s.stages[i].name, *peak);
     if (point.stagePeaks.empty()) return std::nullopt;
+    if (!trace.samples.empty()) point.baseline = trace.samples.front().footprint;
     return point;
 }
 
@@ -169,7 +171,7 @@ bool Forecast::partial() const {
     return std::any_of(stages.begin(), stages.end(), [](const StageForecast& s) { return s.lowerBound; });
 }
 
-Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key) {
+Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key, std::int64_t held) {
     Forecast f;
     std::vector<const RunPoint*> same;
     for (const auto& p : history)
@@ -198,7 +200,8 @@ Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key) {
         for (const auto* p : same)
             for (const auto& [name, peak] : p->stagePeaks) {
                 if (name != stage) continue;
-                double besides = double(peak);
+                // In a process that runs already, what the run added to what its process held.
+                double besides = double(peak) - (held > 0 ? double(p->baseline) : 0.0);
                 if (weights) {
                     const auto own = p->key.weights.find(stage);
                     besides -= double(own == p->key.weights.end() ? *weights : own->second);
@@ -219,6 +222,8 @@ Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key) {
         // Sizes every point and the new run have; those that vary among the points can be fitted.
         std::vector<std::string> varying;
         bool differs = false;  // a size the fit cannot follow is not the new run's
+        double beyond = 1.0;   // how many times the largest the runs had, the farthest size is
+        std::string beyondName;
         std::set<std::string> names;
         for (const auto& [p, peak] : points)
             for (const auto& [name, v] : p->key.sizes) names.insert(name);
@@ -238,6 +243,10 @@ Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key) {
             }
             if (all && hi > lo) varying.push_back(name);
             else if (!all || target->second != lo) differs = true;
+            if (target != key.sizes.end() && hi > 0 && target->second / hi > beyond) {
+                beyond = target->second / hi;
+                beyondName = name;
+            }
         }
         double at = 0;
         if (varying.empty()) {
@@ -246,6 +255,16 @@ Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key) {
             at = sum / double(points.size());
             sf.rough = differs;
             sf.basis = (differs ? "other settings (" : "same settings (") + runsText(sf.runs) + ")";
+            if (differs) {
+                // A mean of other settings says little about this one: widened, the more the
+                // farther a size lies past what the runs had (an 8000² picture after 1024² ones).
+                sf.margin = kRoughMargin + (beyond > 1.0 ? std::log2(beyond) : 0.0);
+                at *= 1.0 + sf.margin;
+                sf.basis += " + " + formatNumber(std::round(sf.margin * 100.0)) + " % margin";
+                if (beyond > 1.0)
+                    sf.basis += ": " + beyondName + " " + formatNumber(std::round(beyond * 10.0) / 10.0) +
+                                "× the largest run's";
+            }
         } else {
             std::string best;
             Line bestLine;
@@ -266,6 +285,10 @@ Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key) {
         if (weights) {
             at = std::max(0.0, at) + double(*weights);
             sf.basis += " + its weights";
+        }
+        if (held > 0) {
+            at = std::max(0.0, at) + double(held);
+            sf.basis += " + what the app holds now";
         }
         sf.peak = static_cast<std::int64_t>(std::llround(std::max(0.0, at)));
         f.stages.push_back(std::move(sf));
@@ -288,6 +311,7 @@ nlohmann::ordered_json toJson(const Forecast& f) {
             {"runs", s.runs},
             {"basis", s.basis},
             {"rough", s.rough}};
+        if (s.margin > 0) stage["margin"] = s.margin;
         if (s.weights) {
             stage["weights"] = *s.weights;
             stage["weights_gb"] = roundedGb(*s.weights);

@@ -10,7 +10,8 @@
 //   for (const auto& s : f.stages) printf("%s %s\n", s.stage.c_str(), s.basis.c_str());
 //
 // The fit, per stage: with runs at one setting only, their mean (exact when the settings are
-// the same, "rough" when not); with runs at two or more values of the settings that differ
+// the same; "rough" when not, widened by a stated margin: kRoughMargin, and a whole more for
+// each doubling of a size past the largest the runs had); with runs at two or more values of the settings that differ
 // among them, a straight line through the peaks against the one of those settings that
 // explains them best (least squares), evaluated at the new value. Peaks are the trace
 // summary's per-stage peaks of stages that ran to their end (a stopped run's last stage and
@@ -54,6 +55,9 @@ RunKey runKeyOf(const nlohmann::json& meta);
 struct RunPoint {
     std::string source;  ///< the trace it was read from
     RunKey key;
+    /// The footprint at the trace's first sample: what its program held before the run began
+    /// (the app or the CLI, for a built-in run in it; next to nothing for a new process).
+    std::int64_t baseline = 0;
     std::vector<std::pair<std::string, std::int64_t>> stagePeaks;  ///< in run order
 };
 
@@ -76,6 +80,7 @@ struct StageForecast {
     int runs = 0;                      ///< earlier runs it rests on
     std::string basis;                 ///< "fit over scale_gib (3 runs)", "same settings (2 runs)", ...
     bool rough = false;                ///< one setting only, and not the new run's
+    double margin = 0.0;               ///< added to a rough mean, as a fraction of it (said in basis)
     std::optional<std::int64_t> weights;  ///< the stage's weights, known exactly ahead
     bool lowerBound = false;           ///< no earlier run: `peak` is the weights alone
 };
@@ -91,15 +96,23 @@ struct Forecast {
     bool partial() const;
 };
 
+/// What a rough forecast (a mean over runs at other settings) adds at least, as a fraction.
+inline constexpr double kRoughMargin = 0.25;
+
 /// The forecast for a run `key` from `history` (runs of other pipelines or choices are ignored).
+/// `held` > 0: the run happens in a process that holds that much now (the app's built-in run):
+/// each earlier run counts from what its own process held when it began (its baseline), and the
+/// forecast adds `held`, so what the app keeps from run to run is neither missed nor counted
+/// twice. 0: a new process, peaks as the traces have them.
 /// Where key.weights knows a stage's weights, they are its exact part: the fit is of what the
 /// earlier runs held besides their own weights (theirs when their trace says, else these), and
 /// the forecast is never below the weights; a stage no earlier run has is forecast as its
 /// weights alone, a lower bound, after the stages the history orders.
-Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key);
+Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key, std::int64_t held = 0);
 
 /// The forecast as JSON: {"runs", "peak", "peak_stage", "stages": [{"stage", "peak", "peak_gb",
-/// "runs", "basis", "rough", and where known "weights", "weights_gb", "lower_bound"}]}.
+/// "runs", "basis", "rough", the "margin" of a rough one, and where known "weights",
+/// "weights_gb", "lower_bound"}]}.
 nlohmann::ordered_json toJson(const Forecast& f);
 
 /// A table for terminals: stage, forecast GiB, weights GiB where known, basis.

@@ -170,7 +170,7 @@ std::string smallerSettingThatFits(const std::vector<RunPoint>& history, const R
         for (const double value : knob->smaller) {
             RunKey smaller = key;
             smaller.sizes[size] = value;
-            const Forecast f = forecastRun(history, smaller);
+            const Forecast f = forecastRun(history, smaller, held);
             // A mean of runs at one other setting says nothing about this one.
             const bool fitted = !f.stages.empty() &&
                                 std::none_of(f.stages.begin(), f.stages.end(),

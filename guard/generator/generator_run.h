@@ -47,7 +47,8 @@ struct GeneratorRunParams {
     double sampleInterval = 0.1;      ///< meter interval (the group is summed over /proc)
     std::function<void(const MemorySample&)> onSample;         ///< the group's; meter thread
     std::function<void(const MemorySample&)> onCommandSample;  ///< from its own trace
-    std::function<void(const Event&)> onEvent;                  ///< t on the run's clock
+    /// Each event the run's trace gets, its marks (the stop mark) included; t on the run's clock.
+    std::function<void(const Event&)> onEvent;
     /// A stage (from the trace or a pattern) or a percent (from the progress pattern: a percent,
     /// or N/M made one; -1 when a stage begins).
     std::function<void(const std::string& stage, double percent)> onProgress;

@@ -124,7 +124,9 @@ void Meter::mark(const std::string& note, const std::string& stage) {
     e.kind = EventKind::Mark;
     e.note = note;
     e.stage = stage;
-    if (writer_) writer_->event(e, now());
+    e.t = now();
+    if (writer_) writer_->event(e, e.t);
+    if (params_.onMark) params_.onMark(e);
 }
 
 void Meter::error(const std::string& message) {

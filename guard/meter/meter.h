@@ -43,6 +43,9 @@ struct MeterParams {
     nlohmann::json meta = nlohmann::json::object();  ///< extra keys of the start line
     MemoryReaders readers = processReaders();
     std::function<void(const MemorySample&)> onSample;  ///< called on the meter thread
+    /// Each mark() once written (its t on the meter's clock), on the thread that called mark():
+    /// a live chart draws a stop mark as the trace gets it.
+    std::function<void(const Event&)> onMark;
 };
 
 class Meter {

@@ -12,12 +12,14 @@
 #include "guard/keeper/keeper_link.h"
 #include "guard/memory/pressure.h"
 #include "guard/memory/readers.h"
+#include "guard/policy/guard_levels.h"
 #include "guard/policy/guard_options.h"
 #include "guard/meter/meter.h"
 #include "guard/process/group_command.h"
 #include "guard/process/signal_block.h"
 #include "guard/process/terminal_handover.h"
 #include "guard/runner/admission.h"
+#include "guard/runner/leftover_group.h"
 #include "guard/trace/summary.h"
 
 namespace stageload {
@@ -172,9 +174,14 @@ int Guard::run(const std::vector<std::string>& argv) {
         mp.interval = params_.traceInterval;
         mp.readers = groupReaders(cmd->pgid());
         for (const auto& reader : hooks.extraReaders) mp.readers.extra.push_back(reader);
-        mp.meta = {{"command", argv}, {"pgid", cmd->pgid()}, {"guard", "stageload"}};
+        mp.meta = {{"command", argv}, {kGroupKey, cmd->pgid()}, {"guard", "stageload"}};
+        // With its leader's start, the next app start tells the group from a later one of that id.
+        if (const auto leader = readProcess(cmd->pgid()); leader && leader->startTicks >= 0)
+            mp.meta[kGroupStartKey] = leader->startTicks;
+        if (guardLevels(params_).any()) mp.meta[kGuardLevelsKey] = guardLevelsMeta(params_);  // drawn on the chart
         mp.meta.update(hooks.traceMeta);
         mp.onSample = hooks.onSample;
+        mp.onMark = hooks.onMark;
         try {
             meter = std::make_unique<Meter>(std::move(mp));
         } catch (const Error& e) {

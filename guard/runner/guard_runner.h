@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "guard/base/event.h"
 #include "guard/memory/system_memory.h"
 #include "guard/policy/guard_policy.h"
 #include "guard/process/group_command.h"
@@ -75,6 +76,8 @@ struct GuardHooks {
     std::function<void(Meter&)> meterStarted;
     /// Every sample of the run's meter (the group's memory), on the meter's thread.
     std::function<void(const MemorySample&)> onSample;
+    /// Every mark written into the run's trace (the stop mark, the guard's end), as it is written.
+    std::function<void(const Event&)> onMark;
     /// More keys for the run's samples (called on the meter's thread; NaN: no value now).
     std::vector<std::pair<std::string, std::function<double()>>> extraReaders;
     /// Extra keys of the trace's start line.

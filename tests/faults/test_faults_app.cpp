@@ -3,10 +3,13 @@
 // process of the run is gone within the grace period, the trace says why, and the history keeps
 // the run as interrupted (after a kill or a crash, from the next start on: that start finds the
 // app that ran it gone, and its settings and history files whole).
+#include <algorithm>
+
 #include <QDirIterator>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -17,6 +20,7 @@
 #include "guard/process/signal_block.h"
 #include "tests/file_support.h"
 #include "ui/app/main_window.h"
+#include "ui/app/studio_cli.h"
 #include "ui/studio/run_history.h"
 
 using stageload::studio::RunHistory;
@@ -135,14 +139,86 @@ private slots:
             QVERIFY2(run->message.contains(QLatin1String("killed")) && run->message.contains(QLatin1String("keeper")),
                      qPrintable(run->message));
         } else {
-            QVERIFY2(app.exitStatus() == QProcess::NormalExit && app.exitCode() == 128 + sig, qPrintable(err));
+            QVERIFY2(app.exitStatus() == QProcess::NormalExit && app.exitCode() == 128 + sig,
+                     qPrintable(QStringLiteral("%1 exit %2: %3")
+                                    .arg(app.exitStatus() == QProcess::NormalExit ? QStringLiteral("normal") : QStringLiteral("crash"))
+                                    .arg(app.exitCode())
+                                    .arg(err.right(3000))));
             QCOMPARE(run->status, RunRecord::statusInterrupted());
             const QString name = sig == SIGTERM ? QStringLiteral("SIGTERM") : QStringLiteral("SIGINT");
             QVERIFY2(run->message.contains(name), qPrintable(run->message));
             QVERIFY2(reason == QLatin1String("interrupted: stageload-studio got ") + QString::fromStdString(stageload::SignalBlock::describe(sig)),
                      qPrintable(reason));
-            QCOMPARE(RunHistory(QFileInfo(run->dir).absolutePath()).markInterrupted(), 0);  // already said
+            QCOMPARE(RunHistory(QFileInfo(run->dir).absolutePath()).markInterrupted().size(), 0);  // already said
         }
+    }
+
+    // The app and its keeper killed at once (everything the user runs killed, both chosen by the
+    // OOM killer): a generator that prints nothing (a program that prints dies of the broken
+    // pipe) runs on with nothing to guard it. The next start finds it from the run's trace,
+    // offers to stop it, and stopping it leaves nothing.
+    void aGroupLeftUnguardedIsStoppedAtTheNextStart() {
+        const QString token = faults::newToken();
+        const QString home = dir_.filePath(QStringLiteral("leftover"));
+        {
+            QSettings s(home + QStringLiteral("/config/Stageload/Stageload Studio.conf"), QSettings::IniFormat);
+            s.setValue(QStringLiteral("guard/waitFree"), 0.0);
+        }
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("STAGELOAD_KEEPER"));
+        env.insert(QString::fromLatin1(faults::kTokenVariable), token);
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
+        const QString quiet = dir_.filePath(QStringLiteral("quiet.json"));
+        testfile::write(quiet, R"({"name": "quiet", "command": ["sleep", "300"]})");
+        const auto sleeperRuns = [&] {
+            const auto mine = faults::processesOf(token);
+            for (const auto& p : stageload::listProcesses(true))
+                if (std::find(mine.begin(), mine.end(), p.pid) != mine.end() && p.cmdline == "sleep 300") return true;
+            return false;
+        };
+        const auto leaveNothing = qScopeGuard([&] {  // a failed check must not leave the sleeper
+            for (const pid_t pid : faults::processesOf(token)) ::kill(pid, SIGKILL);
+        });
+        QProcess app;
+        app.setProcessEnvironment(env);
+        app.start(QStringLiteral(STAGELOAD_STUDIO_EXE), {kPicture, QStringLiteral("--generator"), quiet,
+                                                         QStringLiteral("--generate"), QStringLiteral("--quit-when-done")});
+        QVERIFY(app.waitForStarted());
+        QVERIFY2(faults::waitFor(sleeperRuns, 90000), qPrintable(QString::fromUtf8(app.readAllStandardError())));
+        const auto mine = faults::processesOf(token);
+        int keepers = 0;
+        for (const auto& p : stageload::listProcesses(true))
+            if (std::find(mine.begin(), mine.end(), p.pid) != mine.end() && p.cmdline.find("stageload-keeper") != std::string::npos) {
+                ::kill(p.pid, SIGKILL);  // first, so it cannot stop the group when the app dies
+                ++keepers;
+            }
+        QCOMPARE(keepers, 1);
+        ::kill(static_cast<pid_t>(app.processId()), SIGKILL);
+        QVERIFY(app.waitForFinished(20000));
+        QTest::qWait(500);
+        QVERIFY2(sleeperRuns(), "the run should go on, unguarded");
+
+        const QByteArray oldData = qgetenv("XDG_DATA_HOME");
+        qputenv("XDG_DATA_HOME", (home + QStringLiteral("/data")).toUtf8());
+        stageload::app::nameApplication();  // the app's folders, as the next start sees them
+        {
+            stageload::app::MainWindow w;
+            w.setScripted(true);  // the question's "Stop" is stopLeftovers()
+            QCOMPARE(w.leftoverRuns().size(), 1);
+            QCOMPARE(w.stopLeftovers(), 1);
+            QVERIFY(w.leftoverRuns().isEmpty());
+        }
+        const qint64 ms = faults::msUntilGone(token, 10000);
+        QVERIFY2(ms >= 0, qPrintable(QStringLiteral("%1 process(es) left").arg(faults::processesOf(token).size())));
+        const auto run = onlyRun(home + QStringLiteral("/data"));
+        QVERIFY(run);
+        QCOMPARE(run->status, RunRecord::statusInterrupted());
+        QVERIFY2(run->message.contains(QLatin1String("still running at the next start and was stopped")),
+                 qPrintable(run->message));
+        stageload::app::MainWindow again;  // nothing left to offer
+        QVERIFY(again.leftoverRuns().isEmpty());
+        qputenv("XDG_DATA_HOME", oldData);
     }
 
     // The window closed while a generator runs: the run is stopped first and kept as

@@ -2,6 +2,7 @@
 // out, what the keys are made of, reading a history folder; and the verdict on whether a run
 // fits, with the programs to close and a smaller setting.
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -86,6 +87,50 @@ private slots:
         f = forecastRun(history, runKeyOf(cascade(4)));
         QVERIFY(f.stages[0].rough);
         QVERIFY(formatForecast(f).find("(rough)") != std::string::npos);
+    }
+
+    // A mean of other settings is widened, and says by how much: a quarter, and a whole more
+    // for each doubling of a size past the largest the runs had.
+    void aRoughForecastIsWidenedByAStatedMargin() {
+        const auto character = [](double width, double height) {
+            return nlohmann::json{{"pipeline", "character"}, {"load", "staged"}, {"picture_width", width},
+                                  {"picture_height", height}};
+        };
+        const std::vector<RunPoint> history = {point(character(768, 1024), {{"preprocess", 375 * MiB}})};
+        Forecast f = forecastRun(history, runKeyOf(character(768, 1024)));  // the same: bare
+        QCOMPARE(*f.stages[0].peak, 375 * MiB);
+        QCOMPARE(f.stages[0].margin, 0.0);
+        f = forecastRun(history, runKeyOf(character(512, 512)));  // smaller: the quarter alone
+        QVERIFY(f.stages[0].rough);
+        QCOMPARE(f.stages[0].margin, kRoughMargin);
+        QCOMPARE(*f.stages[0].peak, static_cast<std::int64_t>(std::llround(375.0 * MiB * (1 + kRoughMargin))));
+        QCOMPARE(f.stages[0].basis, std::string("other settings (1 run) + 25 % margin"));
+        // An 8000² picture after a 768×1024 one, which took 2.58 GiB where a bare mean said 375 MiB.
+        f = forecastRun(history, runKeyOf(character(8000, 8000)));
+        const double beyond = 8000.0 * 8000.0 / (768.0 * 1024.0);
+        QVERIFY(qFuzzyCompare(f.stages[0].margin, kRoughMargin + std::log2(beyond)));
+        QVERIFY2(*f.stages[0].peak > 2580 * MiB, std::to_string(*f.stages[0].peak).c_str());
+        QVERIFY2(f.stages[0].basis.find("% margin: picture_pixels 81.4× the largest run's") != std::string::npos,
+                 f.stages[0].basis.c_str());
+        QCOMPARE(toJson(f)["stages"][0]["margin"].get<double>(), f.stages[0].margin);
+    }
+
+    // The app's own runs: what the app held grew run after run (192 → 393 → 463 MiB). Each run
+    // counts from what its process held at its start; the forecast adds what the app holds now,
+    // so a fourth identical run is forecast where it will go, not under it.
+    void aRunInTheAppCountsFromWhatTheAppHoldsNow() {
+        std::vector<RunPoint> history;
+        for (const std::int64_t base : {192, 393, 463}) {
+            RunPoint p = point(cascade(1), {{"texture", (base + 1000) * MiB}});
+            QCOMPARE(p.baseline, (base + 1000) * MiB);  // the trace's first sample
+            p.baseline = base * MiB;
+            history.push_back(p);
+        }
+        Forecast f = forecastRun(history, runKeyOf(cascade(1)), 470 * MiB);
+        QCOMPARE(*f.stages[0].peak, 1470 * MiB);
+        QVERIFY2(f.stages[0].basis.find("what the app holds now") != std::string::npos, f.stages[0].basis.c_str());
+        f = forecastRun(history, runKeyOf(cascade(1)));  // a new process: the peaks as they are
+        QCOMPARE(*f.stages[0].peak, static_cast<std::int64_t>(std::llround((1192.0 + 1393.0 + 1463.0) / 3.0 * MiB)));
     }
 
     void stagesAStopOrACutEndedAreLeftOut() {

@@ -2,6 +2,7 @@
 #include <QtTest>
 
 #include "guard/base/error.h"
+#include "guard/policy/guard_levels.h"
 #include "guard/policy/guard_options.h"
 #include "guard/policy/guard_policy.h"
 #include "tests/guard/guard_readings_support.h"
@@ -338,6 +339,26 @@ private slots:
         QCOMPARE(guardReasonInWords("busy: pid 7 'ffmpeg --need 3G' and 1 more"),
                  std::string("busy: pid 7 'ffmpeg --need 3G' and 1 more"));
         QCOMPARE(guardReasonInWords("room to start"), std::string("room to start"));
+    }
+
+    // The levels a trace keeps for its chart: what the guard ran under, and nothing from a
+    // start line that holds none or holds something else.
+    void levelsRoundTripThroughATracesStartLine() {
+        GuardParams p;
+        p.waitFree = 91;
+        p.killFree = 89.5;
+        nlohmann::json start = {{"type", "start"}, {kGuardLevelsKey, guardLevelsMeta(p)}};
+        QVERIFY(guardLevelsOf(start) == std::optional(GuardLevels{91, 89.5}));
+        QVERIFY(guardLevelsOf(nlohmann::json::object()) == std::nullopt);
+        QVERIFY(guardLevelsOf(nlohmann::json()) == std::nullopt);
+        QVERIFY(guardLevelsOf(nlohmann::json::parse(R"({"guard_levels": {"stop_free": 10}})")) == std::optional(GuardLevels{0, 10}));
+        for (const char* bad : {R"({"guard_levels": {"start_free": 0, "stop_free": 0}})",
+                                R"({"guard_levels": {"start_free": "40", "stop_free": 10}})",
+                                R"({"guard_levels": {"start_free": 40, "stop_free": 110}})",
+                                R"({"guard_levels": {"start_free": -1, "stop_free": 10}})",
+                                R"({"guard_levels": [40, 10]})"})
+            QVERIFY2(!guardLevelsOf(nlohmann::json::parse(bad)).has_value(), bad);
+        QVERIFY(!guardLevels(guardOff(p)).any());  // a watched run has no levels to draw
     }
 
     void badParamsAreUsageErrors() {

@@ -15,6 +15,7 @@
 
 #include "guard/base/error.h"
 #include "guard/memory/readers.h"
+#include "guard/policy/guard_levels.h"
 #include "guard/runner/guard_runner.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
@@ -356,6 +357,7 @@ private slots:
         QVERIFY(t.ended);
         QVERIFY(!t.truncated);
         QVERIFY(t.samples.size() >= 5);
+        QVERIFY(guardLevelsOf(t.start) == std::optional(GuardLevels{50, 70}));  // for its chart
         const Summary s = summarize(t);
         QVERIFY(s.peakFootprint.has_value());
         QVERIFY2(*s.peakFootprint > 250 * MiB && *s.peakFootprint < 900 * MiB,

@@ -1,5 +1,7 @@
 // The meter thread and the trace it writes, with injected readers.
 #include <atomic>
+#include <cmath>
+#include <vector>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -80,6 +82,8 @@ private slots:
         std::atomic<std::int64_t> footprint{100};
         MeterParams p = fakeParams(path, footprint);
         p.meta = {{"pipeline", "character"}, {"seed", 7}};
+        std::vector<Event> marked;  // what a live chart is told
+        p.onMark = [&](const Event& e) { marked.push_back(e); };
         {
             Meter meter(std::move(p));
             auto sink = meter.eventSink();
@@ -117,6 +121,11 @@ private slots:
                  std::to_string(t.events[0].t).c_str());
         QCOMPARE(t.events[1].note, std::string("stopped at texture"));
         QVERIFY(t.samples.back().t >= t.events[1].t);
+        // Only the mark is told (engine events have their own way), with the trace's time.
+        QCOMPARE(marked.size(), std::size_t(1));
+        QVERIFY(marked[0].kind == EventKind::Mark);
+        QCOMPARE(marked[0].note, t.events[1].note);
+        QVERIFY(std::abs(marked[0].t - t.events[1].t) < 1e-3);
     }
 
     void eventTimesConvertFromTheEmittersEpoch() {

@@ -49,6 +49,31 @@ class TestAppParts : public QObject {
     QTemporaryDir dir_;
 
 private slots:
+    // --help and --version answer without a display, as any program's do (over ssh, in a
+    // container); the app itself still needs one.
+    void helpAndVersionNeedNoDisplay_data() {
+        QTest::addColumn<QString>("flag");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("--help") << QStringLiteral("--help") << QStringLiteral("--quit-when-done");
+        QTest::newRow("-h") << QStringLiteral("-h") << QStringLiteral("--generator <file>");
+        QTest::newRow("--version") << QStringLiteral("--version") << QStringLiteral("Stageload Studio ");
+    }
+    void helpAndVersionNeedNoDisplay() {
+        QFETCH(QString, flag);
+        QFETCH(QString, expected);
+        QProcess app;
+        auto env = QProcessEnvironment::systemEnvironment();
+        for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "XAUTHORITY"})
+            env.remove(QString::fromLatin1(name));
+        app.setProcessEnvironment(env);
+        app.start(QStringLiteral(STAGELOAD_STUDIO_EXE), {flag});
+        QVERIFY(app.waitForFinished(20000));
+        const QString out = QString::fromUtf8(app.readAllStandardOutput());
+        const QString err = QString::fromUtf8(app.readAllStandardError());
+        QVERIFY2(app.exitStatus() == QProcess::NormalExit && app.exitCode() == 0, qPrintable(err));
+        QVERIFY2(out.contains(expected), qPrintable(out));
+    }
+
     void settingsPanelRoundTrip() {
         SettingsPanel panel({QStringLiteral("cpu")});
         StudioSettings s;
@@ -509,7 +534,16 @@ private slots:
 
         QVERIFY(blenderImportResult(out).has_value() && blenderImportResult(out)->ok);
 
-        // Every format the app exports imports through its row's operator (.obj, .ply ...).
+        // Every format the app exports imports through its row's operator (.obj, .ply ...),
+        // upright, unrotated and at the size the .glb comes in (the .obj importer rotates the
+        // object by 90° about X where the glTF one turns the data).
+        const auto sizeLine = [](const QString& said) {
+            for (const QString& line : said.split(QLatin1Char('\n')))
+                if (line.startsWith(QLatin1String("stageload: size "))) return line.trimmed();
+            return QString();
+        };
+        const QString glbSize = sizeLine(out);
+        QVERIFY2(glbSize.endsWith(QLatin1String("rotation 0.0000 0.0000 0.0000")), qPrintable(out.right(2000)));
         for (const auto& f : meshFormats()) {
             if (!f.write || f.extension == ".glb") continue;
             const QString file = dir_.filePath(QStringLiteral("tetra-export") + QString::fromLatin1(f.extension.data(), f.extension.size()));
@@ -520,7 +554,10 @@ private slots:
             const QString said = QString::fromUtf8(headless.readAllStandardOutput());
             QVERIFY2(said.contains(QLatin1String("stageload: imported 1 mesh object(s)")),
                      qPrintable(file + ": " + said.right(2000)));
+            QCOMPARE(sizeLine(said), glbSize);
         }
+        // The app's own launch keeps the user's preferences: no factory settings.
+        QVERIFY(!blenderArguments(path).contains(QStringLiteral("--factory-startup")));
 
         // With a window (Xvfb here), an .obj as "Open in Blender" starts it: the import waits
         // for the window (run at startup, the importer's poll failed and Blender opened empty).

@@ -9,6 +9,7 @@
 
 #include "guard/generator/generator_def.h"
 #include "guard/memory/process_memory.h"
+#include "guard/policy/guard_levels.h"
 #include "guard/trace/summary.h"
 #include "ui/worker/run_controller.h"
 
@@ -44,6 +45,13 @@ bool noRunThreadLeft(const QStringList& before) {
         if (clock.elapsed() > 2000) return false;
         QThread::msleep(10);
     }
+}
+
+// The stop mark among the events a run sent while it was live, or nullopt.
+std::optional<stageload::StopMark> liveStopMark(const QSignalSpy& events) {
+    for (const auto& args : events)
+        if (auto stop = stageload::stopMarkOf(args.at(0).value<stageload::Event>())) return stop;
+    return std::nullopt;
 }
 
 double mib(std::int64_t bytes) { return static_cast<double>(bytes) / (1 << 20); }
@@ -207,12 +215,23 @@ private slots:
                                                    dir_.filePath(QStringLiteral("hung.json")).toStdString());
         r.runDir = dir_.filePath(QStringLiteral("hung.run"));
         r.guard.stallKill = 1.0;
+        r.guard.killFree = 1;  // a level to keep in the trace; any machine has more free
+        QSignalSpy events(&runs, &RunController::eventHappened);
         QVERIFY(runs.start(r));
         const auto outcome = waitForOutcome(runs);
         QVERIFY2(outcome.end == RunEnd::Stopped, qPrintable(outcome.title + QStringLiteral(": ") + outcome.message));
         QCOMPARE(outcome.title, QStringLiteral("Stopped: the generator hung"));
         QCOMPARE(outcome.exitCode, 5);
         QVERIFY2(outcome.message.contains(QLatin1String("stalled")), qPrintable(outcome.message));
+        // The live chart gets the stop mark as the trace does, not only a run reopened later.
+        const auto stop = liveStopMark(events);
+        QVERIFY(stop.has_value());
+        QVERIFY2(stop->reason.find("stall") != std::string::npos, stop->reason.c_str());
+        // And the trace keeps the levels it ran under, for the chart of a reopened run.
+        const auto levels = stageload::guardLevelsOf(readTrace(r.trace.toStdString()).start);
+        QVERIFY(levels.has_value());
+        QCOMPARE(levels->stopFree, r.guard.killFree);
+        QCOMPARE(levels->startFree, r.guard.waitFree);
     }
 
     void guardBudgetStopsARunningJob() {
@@ -221,15 +240,21 @@ private slots:
         r.guard.waitFree = 0;
         r.guard.killFree = 100;  // any reading breaches: stopped after two polls
         r.guard.poll = 0.05;
+        QSignalSpy events(&runs, &RunController::eventHappened);
         QVERIFY(runs.start(r));
         const auto outcome = waitForOutcome(runs);
         QVERIFY(outcome.end == RunEnd::Stopped);
         QCOMPARE(outcome.title, QStringLiteral("Stopped by the guard"));
         QVERIFY2(outcome.message.contains(QLatin1String("kill-free")), qPrintable(outcome.message));
         QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("breach.glb"))));
-        const auto s = summarize(readTrace(r.trace.toStdString()));
+        const auto trace = readTrace(r.trace.toStdString());
+        const auto s = summarize(trace);
         QVERIFY(s.stoppedByGuard());
         QVERIFY2(s.stopReason.find("kill-free") != std::string::npos, s.stopReason.c_str());
+        const auto stop = liveStopMark(events);
+        QVERIFY(stop.has_value());
+        QCOMPARE(stop->reason, s.stopReason);
+        QVERIFY(stageload::guardLevelsOf(trace.start) == std::optional(stageload::GuardLevels{0, 100}));
     }
 
     // The budget is checked at the meter's rate, not only every poll: a run of a few seconds

@@ -21,6 +21,7 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
+#include "guard/policy/guard_levels.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
 #include "ui/chart/memory_chart.h"
@@ -61,6 +62,29 @@ std::map<std::string, std::string> publishedStagedPeaks() {
         if (stageTable) peaks[cells[0]] = cells[2].substr(0, cells[2].find(" / "));
     }
     return peaks;
+}
+
+MemorySample sampleAt(double t, double footprintGiB, double freePercent) {
+    MemorySample s;
+    s.t = t;
+    s.footprint = static_cast<std::int64_t>(footprintGiB * double(1 << 30));
+    s.level = freePercent;
+    s.available = static_cast<std::int64_t>(freePercent / 100.0 * 24.0 * double(1 << 30));
+    return s;
+}
+
+/// Points of the plot's visible graphs that fall inside `rect` (pixels).
+int pointsIn(const QCustomPlot& plot, const QRectF& rect) {
+    int inside = 0;
+    for (int g = 0; g < plot.graphCount(); ++g) {
+        const QCPGraph* graph = plot.graph(g);
+        if (!graph->visible()) continue;
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+            const QPointF p(graph->keyAxis()->coordToPixel(it->key), graph->valueAxis()->coordToPixel(it->value));
+            if (rect.contains(p)) ++inside;
+        }
+    }
+    return inside;
 }
 
 /// Samples and events of `trace` merged in time order, as a live run delivers them.
@@ -383,6 +407,99 @@ private slots:
         mark.note = stopMark(kCancelledReason);
         chart.appendEvent(mark);  // a later mark does not replace the first
         QCOMPARE(chart.stopLabel(), QStringLiteral("stopped by the guard: swap used 9.0 GB rose 6.0 GB"));
+    }
+
+    // The guard's start and stop levels are lines on the available axis: set for a live run,
+    // read from a recorded run's trace, gone with a new run.
+    void theGuardsLevelsAreDrawn() {
+        MemoryChart chart;
+        chart.resize(900, 400);
+        chart.show();
+        chart.beginRun(QStringLiteral("live"));
+        chart.setGuardLevels(GuardLevels{40, 10});
+        QCOMPARE(chart.startLevelLabel(), QString());  // no available line yet: nothing to cross
+        chart.appendSample(sampleAt(0.0, 1.0, 80.0));
+        chart.appendSample(sampleAt(1.0, 1.5, 70.0));
+        chart.flush();
+        QCOMPARE(chart.startLevelLabel(), QStringLiteral("start ≥ 40 % free"));
+        QCOMPARE(chart.stopLevelLabel(), QStringLiteral("stop < 10 % free"));
+        chart.setGuardLevels(GuardLevels{0, 12.5});  // no start level: no line
+        chart.flush();
+        QCOMPARE(chart.startLevelLabel(), QString());
+        QCOMPARE(chart.stopLevelLabel(), QStringLiteral("stop < 12.5 % free"));
+        chart.beginRun(QStringLiteral("next"));
+        QVERIFY(!chart.guardLevels().has_value());
+
+        Trace recorded = staged_;
+        chart.showTrace(recorded, QStringLiteral("staged-1"));  // written before the guard kept them
+        QVERIFY(!chart.guardLevels().has_value());
+        QCOMPARE(chart.stopLevelLabel(), QString());
+        recorded.start[kGuardLevelsKey] = {{"start_free", 91}, {"stop_free", 89}};
+        chart.showTrace(recorded, QStringLiteral("staged-1"));
+        chart.flush();
+        QVERIFY(chart.guardLevels() == std::optional(GuardLevels{91, 89}));
+        QCOMPARE(chart.stopLevelLabel(), QStringLiteral("stop < 89 % free"));
+        recorded.start[kGuardLevelsKey] = {{"start_free", "lots"}, {"stop_free", 189}};
+        chart.showTrace(recorded, QStringLiteral("staged-1"));
+        QVERIFY(!chart.guardLevels().has_value());
+    }
+
+    // A run stopped at its peak: the plateau runs along the top up to the stop line, and the
+    // available line sits just under it. Neither the stop label nor the levels' labels may hide
+    // any of it, live or reopened; on a short chart, where the highest spot is taken.
+    void labelsHideNoData_data() {
+        QTest::addColumn<int>("height");
+        QTest::newRow("docked, short") << 260;
+        QTest::newRow("the app's default") << 200;
+        QTest::newRow("tall") << 520;
+    }
+    void labelsHideNoData() {
+        QFETCH(int, height);
+        MemoryChart chart;
+        chart.resize(800, height);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.beginRun(QStringLiteral("live"));
+        chart.setGuardLevels(GuardLevels{91, 86});
+        const int n = 300;
+        for (int i = 0; i <= n; ++i) {
+            const double t = 30.0 * i / n;
+            const double gib = t < 10 ? 0.5 + 0.2 * t : 2.5;    // climbs, then the plateau
+            const double free = t < 10 ? 95.0 - 0.8 * t : 87.0;  // the mirror of it, in percent
+            chart.appendSample(sampleAt(t, gib, free));
+        }
+        Event mark;
+        mark.kind = EventKind::Mark;
+        mark.t = 30.0;
+        mark.note = stopMark("available 86.3 % < --kill-free 89.0 % for 2 readings in a row");
+        chart.appendEvent(mark);
+        chart.flush();
+        chart.flush();  // placed against the laid-out axes
+        QVERIFY(chart.isLive());
+        QVERIFY(!chart.stopLabel().isEmpty());
+        const auto rects = chart.labelRects();
+        QCOMPARE(rects.size(), std::size_t(3));  // start, stop level; the stop mark
+        const QRectF area = QRectF(chart.plot()->axisRect()->rect()).adjusted(-1, -1, 1, 1);  // to the pixel
+        for (std::size_t i = 0; i < rects.size(); ++i) {
+            QVERIFY2(area.contains(rects[i]), qPrintable(QStringLiteral("label %1 is cut by the plot: (%2, %3 %4×%5) in (%6, %7 %8×%9)")
+                                                             .arg(i).arg(rects[i].x()).arg(rects[i].y()).arg(rects[i].width()).arg(rects[i].height())
+                                                             .arg(area.x()).arg(area.y()).arg(area.width()).arg(area.height())));
+            for (std::size_t j = i + 1; j < rects.size(); ++j) QVERIFY(!rects[i].intersects(rects[j]));
+            const int hidden = pointsIn(*chart.plot(), rects[i]);
+            QVERIFY2(hidden == 0, qPrintable(QStringLiteral("label %1 hides %2 points").arg(i).arg(hidden)));
+        }
+        // And no legend entry is cut ("footprin"): each is as wide as its name needs.
+        const QCPLegend* legend = chart.plot()->legend;
+        int entries = 0;
+        for (int i = 0; i < legend->elementCount(); ++i) {
+            const auto* item = legend->elementAt(i);
+            if (!item) continue;  // an empty cell of the grid
+            ++entries;
+            QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
+                     qPrintable(QStringLiteral("legend entry %1: %2 px of %3").arg(i).arg(item->outerRect().width())
+                                    .arg(item->minimumOuterSizeHint().width())));
+        }
+        QCOMPARE(entries, 3);  // footprint, swap used, available
     }
 
     void overlayAddsGraphsAndKeepsThePrimaryBands() {

@@ -71,6 +71,12 @@ private slots:
         QVERIFY2(refused[0].contains("slow"), qPrintable(refused[0]));
         // Saved values of params it no longer has are left out.
         QVERIFY(missingSetup(g, QMap<QString, QString>{{"checkout", tmp.path()}, {"gone", "x"}}).isEmpty());
+        // The shipped cascade runs this project's own CLI: set up as it is, not "its program is empty".
+        const auto cascade = stageload::parseGeneratorDef(
+            R"({"name": "cascade", "command": ["{stageload}", "bench", "cascade", "--mesh", "{output}"]})",
+            tmp.filePath(QStringLiteral("cascade.json")).toStdString());
+        const QStringList cascadeMissing = missingSetup(cascade, std::map<std::string, std::string>{});
+        QVERIFY2(cascadeMissing.isEmpty(), qPrintable(cascadeMissing.join(QLatin1Char('\n'))));
     }
 
     void aBuiltInRunGetsItsRecordAndRequest() {

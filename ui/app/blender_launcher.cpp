@@ -31,11 +31,15 @@ QStringList blenderArguments(const QString& meshFile, bool background, bool quit
     // With a window, the import waits for it (a timer): run at startup, the .obj importer's
     // poll fails ("context is incorrect") and Blender opens empty. Headless, it runs at once.
     // Either way the outcome is one line the app reads back from Blender's output.
+    // The user's own startup file emptied, so their preferences, add-ons and keymap stay. The
+    // .obj importer turns Y-up into Blender's Z-up with a 90° rotation of the object, where the
+    // glTF importer turns the data: the rotation (and any scale) is applied to the data, so
+    // every format comes in upright, unrotated, at the size the app wrote (a line says it).
     QString script =
         QStringLiteral("import numpy\n"
                        "if not hasattr(numpy, 'bool'): numpy.bool = bool\n"
-                       "import bpy\n"
-                       "bpy.ops.wm.read_factory_settings(use_empty=True)\n"
+                       "import bpy, mathutils\n"
+                       "bpy.ops.wm.read_homefile(use_empty=True)\n"
                        "if not hasattr(numpy, 'bool'): numpy.bool = bool\n"
                        "def stageload_import():\n"
                        "    try:\n"
@@ -45,8 +49,15 @@ QStringList blenderArguments(const QString& meshFile, bool background, bool quit
                        "                %1\n"
                        "        else:\n"
                        "            %1\n"
-                       "        print('stageload: imported %d mesh object(s)' % "
-                       "len([o for o in bpy.data.objects if o.type == 'MESH']), flush=True)\n"
+                       "        meshes = [o for o in bpy.data.objects if o.type == 'MESH']\n"
+                       "        for o in meshes:\n"
+                       "            if o.parent is None:\n"
+                       "                o.data.transform(o.matrix_basis)\n"
+                       "                o.matrix_basis = mathutils.Matrix.Identity(4)\n"
+                       "        for o in meshes[:1]:\n"
+                       "            print('stageload: size %.4f %.4f %.4f rotation %.4f %.4f %.4f' % "
+                       "(*o.dimensions, *[round(r, 4) + 0.0 for r in o.rotation_euler]), flush=True)\n"
+                       "        print('stageload: imported %d mesh object(s)' % len(meshes), flush=True)\n"
                        "    except Exception as e:\n"
                        "        print('stageload: import failed: %s' % e, flush=True)\n"
                        "%2"
@@ -57,8 +68,9 @@ QStringList blenderArguments(const QString& meshFile, bool background, bool quit
                        "    bpy.app.timers.register(stageload_import, first_interval=0.2)\n")
             .arg(import, quitAfterImport && !background ? QStringLiteral("    bpy.ops.wm.quit_blender()\n") : QString());
     QStringList args;
-    if (background) args << QStringLiteral("-b");
-    args << QStringLiteral("--factory-startup") << QStringLiteral("--python-expr") << script;
+    // Headless checks start from the factory settings, so they are the same on every machine.
+    if (background) args << QStringLiteral("-b") << QStringLiteral("--factory-startup");
+    args << QStringLiteral("--python-expr") << script;
     return args;
 }
 

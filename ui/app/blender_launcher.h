@@ -18,10 +18,12 @@ namespace stageload::app {
 /// The blender executable on PATH, or "" when there is none.
 QString blenderExecutable();
 
-/// The arguments that open Blender with an empty scene and `meshFile` (any format of meshFormats())
-/// imported, once its window is up. `background`: run headless and quit after importing (for
+/// The arguments that open Blender with the user's own preferences, an empty scene and
+/// `meshFile` (any format of meshFormats()) imported upright and unrotated, once its window is
+/// up. `background`: run headless from the factory settings and quit after importing (for
 /// checks); `quitAfterImport`: quit once imported with a window too (for checks under Xvfb).
-/// Blender prints one line with the outcome: see blenderImportResult().
+/// Blender prints one line with the outcome (see blenderImportResult()), before it one with
+/// the first mesh's size and rotation: "stageload: size 1.0000 2.0000 0.5000 rotation 0 0 0".
 QStringList blenderArguments(const QString& meshFile, bool background = false,
                              bool quitAfterImport = false);
 

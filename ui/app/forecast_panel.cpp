@@ -73,7 +73,7 @@ void ForecastPanel::addRun(const RunPoint& run) {
 void ForecastPanel::setRun(const RunKey& key, std::int64_t held) {
     key_ = key;
     held_ = held;
-    forecast_ = key_.pipeline.empty() ? Forecast{} : forecastRun(history_, key_);
+    forecast_ = key_.pipeline.empty() ? Forecast{} : forecastRun(history_, key_, held_);
     refreshMemory();
 }
 

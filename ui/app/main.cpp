@@ -16,10 +16,12 @@
 #include "ui/app/main_window.h"
 #include "ui/app/scripted_session.h"
 #include "ui/app/studio_application.h"
+#include "ui/app/studio_cli.h"
 #include "ui/app/termination_signals.h"
 #include "ui/worker/run_controller.h"
 
 int main(int argc, char** argv) {
+    if (const auto code = stageload::app::answerHelpOrVersion(argc, argv)) return *code;  // no display needed
     stageload::relaunchWithHugePageMalloc(argv);  // runs models: heap on huge pages (re-exec)
     QElapsedTimer launch;
     launch.start();
@@ -29,30 +31,7 @@ int main(int argc, char** argv) {
     spdlog::set_default_logger(spdlog::stderr_color_mt("stageload-studio"));
 
     QCommandLineParser cli;
-    cli.setApplicationDescription(QStringLiteral(
-        "Turn one picture of a character into a textured 3D mesh, stage by stage, with memory "
-        "charted live and every run guarded."));
-    cli.addHelpOption();
-    cli.addVersionOption();
-    cli.addPositionalArgument(QStringLiteral("file"),
-                              QStringLiteral("A picture to open (or a .glb/.obj mesh, or a run's trace .jsonl)"),
-                              QStringLiteral("[FILE]"));
-    const QCommandLineOption generate(QStringLiteral("generate"), QStringLiteral("Generate the picture at once"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("After the mesh appears, save the window as PNG here"),
-                                        QStringLiteral("file"));
-    const QCommandLineOption quit(QStringLiteral("quit-when-done"),
-                                  QStringLiteral("Quit after the run (exit 0 when it made a mesh)"));
-    const QCommandLineOption benchmark(QStringLiteral("benchmark"),
-                                       QStringLiteral("Print launch time and GUI latency during the run"));
-    const QCommandLineOption generator(QStringLiteral("generator"),
-                                       QStringLiteral("Use this generator definition (JSON) as the pipeline"),
-                                       QStringLiteral("file"));
-    const QCommandLineOption param(QStringLiteral("param"),
-                                   QStringLiteral("KEY=VALUE: a parameter of the generator (repeatable), over the "
-                                                  "ones saved with Set up"),
-                                   QStringLiteral("KEY=VALUE"));
-    cli.addOptions({generate, screenshot, quit, benchmark, generator, param});
+    const stageload::app::StudioCli flags(cli);
     cli.process(app);
 
     const QStringList positional = cli.positionalArguments();
@@ -62,10 +41,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     stageload::app::ScriptOptions options;
-    options.generate = cli.isSet(generate);
-    options.screenshot = cli.value(screenshot);
-    options.quitWhenDone = cli.isSet(quit);
-    options.benchmark = cli.isSet(benchmark);
+    options.generate = cli.isSet(flags.generate);
+    options.screenshot = cli.value(flags.screenshot);
+    options.quitWhenDone = cli.isSet(flags.quit);
+    options.benchmark = cli.isSet(flags.benchmark);
     if (options.generate && positional.isEmpty()) {
         std::fprintf(stderr, "stageload-studio: --generate needs a picture\n");
         return 2;
@@ -80,10 +59,10 @@ int main(int argc, char** argv) {
     window.setScripted(options.any());
     window.show();
     if (!positional.isEmpty() && !window.openFile(positional.first()) && options.any()) return 1;
-    if (cli.isSet(generator) && !window.useGenerator(cli.value(generator)) && options.any()) return 2;
-    if (cli.isSet(param)) {
+    if (cli.isSet(flags.generator) && !window.useGenerator(cli.value(flags.generator)) && options.any()) return 2;
+    if (cli.isSet(flags.param)) {
         std::vector<std::string> assignments;
-        for (const QString& kv : cli.values(param)) assignments.push_back(kv.toStdString());
+        for (const QString& kv : cli.values(flags.param)) assignments.push_back(kv.toStdString());
         try {
             window.setScriptParams(stageload::parseParamAssignments(assignments));
         } catch (const stageload::Error& e) {

@@ -16,6 +16,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "engine/api/weights.h"
@@ -25,6 +26,7 @@
 #include "guard/forecast/forecast.h"
 #include "guard/trace/summary.h"
 #include "guard/generator/generator_run.h"
+#include "guard/runner/leftover_group.h"
 #include "ui/app/blender_launcher.h"
 #include "ui/app/forecast_panel.h"
 #include "ui/app/generator_setup_dialog.h"
@@ -62,8 +64,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), blender_(blenderE
     connectRuns();
     logPane_->attachTo(spdlog::default_logger());
     for (const auto& w : ignored) spdlog::warn("settings: {}", w.toStdString());
-    if (const int n = history_.markInterrupted())  // runs an app that is gone left "running"
-        spdlog::warn("history: {} run(s) were interrupted when the app ended last", n);
+    // Runs an app that is gone left "running"; a group of theirs that still runs is offered a stop.
+    const QList<studio::RunRecord> interrupted = history_.markInterrupted();
+    if (!interrupted.isEmpty())
+        spdlog::warn("history: {} run(s) were interrupted when the app ended last", interrupted.size());
+    for (const auto& r : interrupted)
+        if (const auto left = findLeftoverGroup(r.trace.toStdString())) {
+            spdlog::warn("history: run {} ({}) still runs: {}", r.id.toStdString(), r.pipeline.toStdString(),
+                         left->describe());
+            leftovers_ << r;
+        }
+    if (!leftovers_.isEmpty()) QTimer::singleShot(0, this, &MainWindow::offerToStopLeftovers);
     QStringList broken;
     refreshHistory(&broken);
     forecastPanel_->setHistory(readRunPoints({history_.root().toStdString()}));

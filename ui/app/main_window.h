@@ -94,6 +94,13 @@ public:
     /// ("stageload-studio got SIGTERM (...)"), which its trace's stop mark names too. What the app does when its window is closed or it gets SIGTERM,
     /// SIGINT or SIGHUP.
     void stopRunAndQuit(const QString& why, int exitCode);
+    /// The runs the app found interrupted at its start whose process group still ran then (the
+    /// app and its keeper both gone, so nothing guards them): their ids. After the window
+    /// shows, the user is asked whether to stop them.
+    QStringList leftoverRuns() const;
+    /// Stops the group of each leftover run (SIGTERM, SIGKILL after the guard's grace) and says
+    /// so in its record; returns how many groups are gone. The question's "Stop".
+    int stopLeftovers();
 
     /// Reads the generator definitions again (user folder, then the shipped ones) and lists
     /// them in the Pipeline menu; problems go to the log. Returns how many were found.
@@ -111,6 +118,9 @@ public:
     ForecastPanel* forecastPanel() const { return forecastPanel_; }
     /// The file of the mesh on show (a run's output or an opened file), "" if none.
     QString currentMeshFile() const { return meshFile_; }
+    /// What Open in Blender offers, the first chosen by default: the last export of the mesh on
+    /// show (while that file is there), then the mesh's own file.
+    QStringList blenderChoices() const;
 
 signals:
     /// A run ended (any way); emitted after the view, chart and history are updated.
@@ -144,8 +154,10 @@ private:
     void deleteRun(const QString& id);
     void exportMesh();
     void launchBlender();
+    void launchBlenderOn(const QString& meshFile);
     void saveChart();
     void showAbout();
+    void offerToStopLeftovers();
 
     const GeneratorDef* findGenerator(const QString& file) const;
     /// The generator editor for `def` (nullptr: a new one); a saved file becomes the pipeline.
@@ -157,8 +169,10 @@ private:
     studio::EtaModel eta_;
     worker::RunController runs_;
     std::optional<studio::RunRecord> running_;      ///< the record of the run in progress
+    QList<studio::RunRecord> leftovers_;             ///< interrupted runs whose group still ran
     std::shared_ptr<const TexturedMesh> mesh_;  ///< the mesh on show, for export
     QString meshFile_;
+    QString exportedFile_;  ///< the last export of the mesh on show ("" since a new one showed)
     bool scripted_ = false;
     int refusalCode_ = 1;
     std::optional<int> quitCode_;  ///< set: quit with it once the run has ended

@@ -17,6 +17,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QMimeData>
 #include <QStatusBar>
 #include <QTimer>
@@ -176,6 +177,7 @@ bool MainWindow::openMesh(const QString& path) {
     }
     mesh_.reset();  // exported as it is: the file itself
     meshFile_ = QFileInfo(path).absoluteFilePath();
+    exportedFile_.clear();
     studio::rememberFolder(settings_.lastOpenDir, path, history_.root());
     updateActions();
     return true;
@@ -319,7 +321,7 @@ bool MainWindow::exportMeshTo(const QString& path) {
         format->write(mesh, path.toStdString());
         settings_.exportFormat = fromView(format->word);
         studio::rememberFolder(settings_.lastExportDir, path, history_.root());
-        meshFile_ = QFileInfo(path).absoluteFilePath();
+        exportedFile_ = QFileInfo(path).absoluteFilePath();
         spdlog::info("exported {}", path.toStdString());
         statusBar()->showMessage(tr("Exported %1").arg(path));
         updateActions();
@@ -330,20 +332,51 @@ bool MainWindow::exportMeshTo(const QString& path) {
     }
 }
 
+QStringList MainWindow::blenderChoices() const {
+    QStringList files;
+    if (!exportedFile_.isEmpty() && exportedFile_ != meshFile_ && QFileInfo::exists(exportedFile_)) files << exportedFile_;
+    if (!meshFile_.isEmpty()) files << meshFile_;
+    return files;
+}
+
 void MainWindow::launchBlender() {
+    const QStringList files = blenderChoices();
+    if (files.isEmpty()) return;
+    QString chosen = files.front();
+    if (files.size() > 1 && !scripted_) {
+        // The export (another format, the user's folder) or the mesh itself: the user says.
+        QMessageBox box(QMessageBox::Question, tr("Open in Blender"), tr("Which file should Blender open?"),
+                        QMessageBox::Cancel, this);
+        QPushButton* exported = box.addButton(tr("The export: %1").arg(QFileInfo(files[0]).fileName()),
+                                              QMessageBox::AcceptRole);
+        QPushButton* own = box.addButton(tr("The mesh on show: %1").arg(QFileInfo(files[1]).fileName()),
+                                         QMessageBox::AcceptRole);
+        exported->setToolTip(files[0]);
+        own->setToolTip(files[1]);
+        box.setDefaultButton(exported);
+        box.exec();
+        if (box.clickedButton() == own)
+            chosen = files[1];
+        else if (box.clickedButton() != exported)
+            return;
+    }
+    launchBlenderOn(chosen);
+}
+
+void MainWindow::launchBlenderOn(const QString& meshFile) {
     // Blender's output goes to a log the app reads until the import says how it went: an error
     // there is shown here, not left on a terminal nobody sees.
     const QString log = QDir::temp().filePath(
         QStringLiteral("stageload-blender-%1.log").arg(QDateTime::currentMSecsSinceEpoch()));
     QString error;
-    if (!openInBlender(meshFile_, &error, log)) {
+    if (!openInBlender(meshFile, &error, log)) {
         report(tr("Cannot open Blender"), error);
         return;
     }
-    statusBar()->showMessage(tr("Opening %1 in Blender…").arg(QFileInfo(meshFile_).fileName()));
+    statusBar()->showMessage(tr("Opening %1 in Blender…").arg(QFileInfo(meshFile).fileName()));
     auto* watch = new QTimer(this);
     const QDeadlineTimer patience(120000);
-    const QString mesh = QFileInfo(meshFile_).fileName();
+    const QString mesh = QFileInfo(meshFile).fileName();
     connect(watch, &QTimer::timeout, this, [this, watch, patience, log, mesh] {
         QFile file(log);
         const auto result = file.open(QIODevice::ReadOnly)

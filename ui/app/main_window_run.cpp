@@ -12,7 +12,10 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
+#include <QPushButton>
 #include <QProgressBar>
+#include <QMessageBox>
 #include <QStatusBar>
 
 #include "engine/api/run_meta.h"
@@ -21,7 +24,9 @@
 #include "guard/forecast/forecast.h"
 #include "guard/generator/generator_run.h"
 #include "guard/memory/process_memory.h"
+#include "guard/policy/guard_levels.h"
 #include "guard/policy/guard_options.h"
+#include "guard/runner/leftover_group.h"
 #include "guard/trace/trace_reader.h"
 #include "ui/app/forecast_panel.h"
 #include "ui/app/input_panel.h"
@@ -110,8 +115,7 @@ bool MainWindow::generate() {
     studio::LaunchedRun launched;
     try {
         launched = studio::launchRun(history_, s, inputPanel_->picture(), generator, params,
-                                     QString::fromStdString(stageloadCommandNear(
-                                         QCoreApplication::applicationFilePath().toStdString()).string()));
+                                     studio::stageloadCommand());
     } catch (const stageload::Error& e) {
         report(tr("Cannot keep the run in the history"), QString::fromStdString(e.what()));
         return false;
@@ -129,6 +133,7 @@ bool MainWindow::generate() {
     for (const auto& stage : forecastPanel_->forecast().stages)
         if (stage.peak) forecast.emplace_back(stage.stage, *stage.peak);
     chart_->setForecast(std::move(forecast));
+    chart_->setGuardLevels(s.guardEnabled ? std::optional(guardLevels(s.guard)) : std::nullopt);
     stageIndex_ = -1;
     stage_.clear();
     percent_ = -1.0;
@@ -216,8 +221,11 @@ void MainWindow::onRunFinished(const studio::GenerateOutcome& outcome) {
         } catch (const stageload::Error& e) {
             spdlog::warn("history: {}", e.what());
         }
-        if (outcome.end == studio::RunEnd::Done) eta_.record(r);
-        if (outcome.end == studio::RunEnd::Done) meshFile_ = r.output;
+        if (outcome.end == studio::RunEnd::Done) {
+            eta_.record(r);
+            meshFile_ = r.output;
+            exportedFile_.clear();
+        }
         running_.reset();
     }
 
@@ -257,6 +265,68 @@ void MainWindow::onRunFinished(const studio::GenerateOutcome& outcome) {
     updateActions();
     emit runFinished(outcome);
     if (quitCode_) stopRunAndQuit(QString(), *quitCode_);  // the run it waited for has ended
+}
+
+QStringList MainWindow::leftoverRuns() const {
+    QStringList ids;
+    for (const auto& r : leftovers_) ids << r.id;
+    return ids;
+}
+
+void MainWindow::offerToStopLeftovers() {
+    QStringList lines;
+    for (const auto& r : leftovers_)
+        if (const auto left = findLeftoverGroup(r.trace.toStdString()))
+            lines << tr("'%1' on %2, started %3: %4")
+                         .arg(r.pipeline, QFileInfo(r.input).fileName(),
+                              QLocale().toString(r.createdUtc.toLocalTime(), QLocale::ShortFormat),
+                              QString::fromStdString(left->describe()));
+    if (lines.isEmpty()) {  // it ended by itself meanwhile
+        leftovers_.clear();
+        return;
+    }
+    if (scripted_) return;  // no question without a user: the log has said it
+    QMessageBox box(QMessageBox::Warning, tr("A run is still going without a guard"),
+                    tr("The app ended while this run was going, and its processes are still running. Nothing "
+                       "watches their memory now:\n\n%1\n\nStop them?")
+                        .arg(lines.join(QLatin1Char('\n'))),
+                    QMessageBox::NoButton, this);
+    QPushButton* stop = box.addButton(tr("Stop them"), QMessageBox::DestructiveRole);
+    box.addButton(tr("Leave them running"), QMessageBox::RejectRole);
+    box.setDefaultButton(stop);
+    box.exec();
+    if (box.clickedButton() == stop) {
+        stopLeftovers();
+    } else {
+        spdlog::warn("history: left running at the user's choice: {}", leftoverRuns().join(QStringLiteral(", ")).toStdString());
+        leftovers_.clear();
+    }
+}
+
+int MainWindow::stopLeftovers() {
+    int gone = 0;
+    const double grace = settings_.guard.stopGrace;
+    for (studio::RunRecord r : std::as_const(leftovers_)) {
+        const auto left = findLeftoverGroup(r.trace.toStdString());
+        if (!left) {
+            ++gone;  // it ended by itself
+            continue;
+        }
+        const bool stopped = stopLeftoverGroup(*left, grace);
+        spdlog::warn("history: run {}: {} {}", r.id.toStdString(), left->describe(),
+                     stopped ? "stopped" : "did not stop (some processes survived SIGKILL)");
+        if (!stopped) continue;
+        ++gone;
+        r.message += tr(" Its process group was still running at the next start and was stopped then.");
+        try {
+            history_.save(r);
+        } catch (const stageload::Error& e) {
+            spdlog::warn("history: {}", e.what());
+        }
+    }
+    leftovers_.clear();
+    refreshHistory();
+    return gone;
 }
 
 }  // namespace stageload::app

@@ -65,9 +65,16 @@ void ScriptedSession::onRunFinished(const studio::GenerateOutcome& outcome) {
     if (outcome.end != studio::RunEnd::Done) {
         std::fprintf(stderr, "stageload-studio: %s: %s\n", qPrintable(outcome.title),
                      qPrintable(outcome.message));
-        // A run the guard stopped exits 3, as `stageload run` and `stageload guard` do.
+        // A run the guard stopped exits 3, as `stageload run` and `stageload guard` do. Its
+        // screenshot shows the stop: where, and why.
         exitCode_ = outcome.exitCode == kExitStoppedByGuard ? kExitStoppedByGuard : 1;
-        if (options_.quitWhenDone) finish(exitCode_);
+        if (!options_.screenshot.isEmpty() && exitCode_ == kExitStoppedByGuard)
+            QTimer::singleShot(300, this, [this] {
+                if (!saveScreenshot()) exitCode_ = 1;
+                if (options_.quitWhenDone) finish(exitCode_);
+            });
+        else if (options_.quitWhenDone)
+            finish(exitCode_);
         return;
     }
     if (options_.screenshot.isEmpty()) {

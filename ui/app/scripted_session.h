@@ -3,7 +3,8 @@
 //   stageload-studio IMAGE [--generator FILE.json] --generate --screenshot OUT.png --quit-when-done
 //                    [--benchmark]
 // generates the picture, waits until the mesh has been drawn, saves a screenshot of the window
-// and quits with 0 when the run was done (1 otherwise, the reason on stderr). Everything starts
+// and quits with 0 when the run was done (3, with the screenshot of the stop, when the guard
+// stopped it; 1 otherwise, the reason on stderr). Everything starts
 // once the window's first frame has been painted, 3D view included, as a user would see it.
 // --benchmark prints the time from launch (the process's start, before its re-execution for
 // huge-page malloc) to that first frame and how late the GUI thread served a 10 ms timer during

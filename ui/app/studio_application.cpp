@@ -10,13 +10,12 @@
 
 #include "engine/api/failure.h"
 #include "guard/base/data_dirs.h"
+#include "ui/app/studio_cli.h"
 
 namespace stageload::app {
 
 StudioApplication::StudioApplication(int& argc, char** argv) : QApplication(argc, argv) {
-    setOrganizationName(QStringLiteral("Stageload"));
-    setApplicationName(QStringLiteral("Stageload Studio"));
-    setApplicationVersion(QStringLiteral(STAGELOAD_VERSION));
+    nameApplication();
     setDesktopFileName(QStringLiteral(STAGELOAD_APP_ID));  // the window's app id on Wayland
     setWindowIcon(icon());
 }

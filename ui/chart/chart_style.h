@@ -73,8 +73,11 @@ inline QColor bandTextColor() {
 inline QColor stopColor() {
     return QColor(0xb7, 0x1c, 0x1c);  // dark red: where a run was stopped
 }
-/// Where the stop label sits, as a fraction of the plot height from the top (under the bands'
-/// names).
+inline QColor startLevelColor() {
+    return QColor(0x2e, 0x7d, 0x32);  // dark green: the guard's start level
+}
+/// The highest a stop label may sit, as a fraction of the plot height from the top (under the
+/// bands' names); it goes lower where it would hide data there.
 inline constexpr double kStopLabelAt = 0.08;
 
 /// Fraction of the plot height the ticks take at its bottom.

@@ -1,9 +1,14 @@
 #include "ui/chart/event_marks.h"
 
+#include <algorithm>
+
+#include <QFontMetricsF>
+#include <QStringList>
 #include <qcustomplot.h>
 
 #include "guard/trace/summary.h"
 #include "ui/chart/chart_style.h"
+#include "ui/chart/label_spot.h"
 
 namespace stageload::chart {
 namespace {
@@ -24,6 +29,26 @@ void placeAt(QCPItemPosition* p, QCustomPlot* plot) {
     p->setAxisRect(plot->axisRect());
     p->setTypeX(QCPItemPosition::ptPlotCoords);
     p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+}
+
+// `text` broken into lines no wider than `width` pixels: after "…:" first, then between words
+// (a word wider than that keeps a line of its own).
+QString wrapped(const QString& text, const QFont& font, double width) {
+    const QFontMetricsF metrics(font);
+    if (metrics.horizontalAdvance(text) <= width) return text;
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && (metrics.horizontalAdvance(longer) > width || line.endsWith(QLatin1Char(':')))) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.isEmpty()) lines << line;
+    return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace
@@ -80,13 +105,32 @@ void EventMarks::addStop(const Event& event) {
     label->setClipToAxisRect(true);
     placeAt(label->position, plot_);
     label->position->setCoords(event.t, style::kStopLabelAt);
-    // Left of the line: a run stops where its data ends, so the right side is empty.
     label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
     label->setText(text);
     label->setColor(style::stopColor());
     label->setBrush(QColor(255, 255, 255, 220));
     label->setPadding(QMargins(4, 2, 4, 2));
-    stop_ = Stop{text, line, label};
+    stop_ = Stop{text, line, label, event.t};
+}
+
+void EventMarks::placeStopLabel(const std::vector<QRectF>& avoid) {
+    if (!stop_) return;
+    // Beside the line, as high as it can sit without hiding the data: a run is often stopped at
+    // its peak, whose plateau runs along the top just left of the line. Right of the line is
+    // empty once a run has stopped, but not while its last samples come in or an overlay runs on.
+    // Wrapped to under half the plot's width (the reason under "stopped by the guard:"), so it
+    // fits beside the line whatever the window.
+    QCPItemText& label = *stop_->label;
+    label.setText(wrapped(stop_->text, label.font(), std::max(140.0, 0.45 * plot_->axisRect()->width())));
+    std::vector<LabelSpot> spots;
+    for (const auto side : {Qt::AlignRight, Qt::AlignLeft})
+        for (const double at : {style::kStopLabelAt, 0.3, 0.55, 0.75})
+            spots.push_back({{stop_->t, at}, side | Qt::AlignTop});
+    placeLabel(*plot_, label, spots, avoid);
+}
+
+QRectF EventMarks::stopLabelRect() const {
+    return stop_ ? labelRect(*stop_->label) : QRectF();
 }
 
 void EventMarks::clear() {

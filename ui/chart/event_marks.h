@@ -2,7 +2,7 @@
 // The memory chart's marks of what happened in a run (internal to ui/chart): an arrow at each
 // registry load (up), reload (up, in its own colour) and release (down) along the bottom of the
 // plot with a legend key per kind shown, and the dashed line where the run was stopped, labelled
-// with why.
+// with why beside it, where the label hides no data (placeStopLabel()).
 //
 //   EventMarks marks(plot);                    // the plot owns the items and the key graphs
 //   if (marks.add(event)) updateLegend();      // a kind of arrow new to the legend
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <QCoreApplication>
+#include <QRectF>
 #include <QString>
 
 #include "guard/base/event.h"
@@ -42,6 +43,11 @@ public:
     /// mark (a line and its label); other events draw nothing. True when the legend must show a
     /// kind of arrow it does not show yet.
     bool add(const Event& event);
+    /// Puts the stop line's label beside it where it hides no data and none of `avoid` (pixels):
+    /// after the ranges are set, before a replot.
+    void placeStopLabel(const std::vector<QRectF>& avoid = {});
+    /// The stop label's rectangle in pixels (empty when there is none).
+    QRectF stopLabelRect() const;
     /// Removes every mark from the plot (the key graphs stay).
     void clear();
     /// Puts a key into the plot's legend for each kind of arrow drawn; returns how many.
@@ -61,6 +67,7 @@ private:
         QString text;
         QCPItemStraightLine* line;
         QCPItemText* label;
+        double t;
     };
 
     QCustomPlot* plot_;

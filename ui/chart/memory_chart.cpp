@@ -10,6 +10,7 @@
 #include "ui/chart/chart_export.h"
 #include "ui/chart/event_marks.h"
 #include "ui/chart/forecast_line.h"
+#include "ui/chart/guard_level_lines.h"
 #include "ui/chart/run_graphs.h"
 #include "ui/chart/stage_peak_table.h"
 
@@ -127,6 +128,7 @@ void MemoryChart::setupPlot() {
     plot_->legend->setSelectableParts(QCPLegend::spNone);
 
     marks_ = std::make_unique<EventMarks>(plot_);
+    levels_ = std::make_unique<GuardLevelLines>(plot_);
 
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { stopFollowing(); });
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
@@ -139,6 +141,7 @@ void MemoryChart::setupPlot() {
 
 void MemoryChart::clearPrimary(const QString& label) {
     marks_->clear();
+    levels_->set(std::nullopt);
     label_ = label;
     liveStage_.clear();
     forecast_->beginRun();
@@ -186,6 +189,7 @@ void MemoryChart::showTrace(const Trace& trace, const QString& label) {
     live_ = false;
     run_.reset(trace);
     graphs_->setData(run_);
+    levels_->set(guardLevelsOf(trace.start));
     for (const auto& e : run_.events()) addMark(e);
     updateTitle();
     resetView();
@@ -274,6 +278,28 @@ int MemoryChart::tickCount() const { return static_cast<int>(marks_->ticks().siz
 
 QString MemoryChart::stopLabel() const { return marks_->stopLabel(); }
 
+void MemoryChart::setGuardLevels(std::optional<GuardLevels> levels) {
+    levels_->set(levels);
+    scheduleRefresh();
+}
+
+std::optional<GuardLevels> MemoryChart::guardLevels() const { return levels_->levels(); }
+
+QString MemoryChart::startLevelLabel() const { return levels_->startLabel(); }
+
+QString MemoryChart::stopLevelLabel() const { return levels_->stopLabel(); }
+
+std::vector<QRectF> MemoryChart::labelRects() const {
+    std::vector<QRectF> rects = levels_->labelRects();
+    if (const QRectF stop = marks_->stopLabelRect(); !stop.isEmpty()) rects.push_back(stop);
+    return rects;
+}
+
+void MemoryChart::placeLabels() {
+    levels_->place({});  // where the ranges left them room
+    marks_->placeStopLabel(levels_->labelRects());
+}
+
 void MemoryChart::scheduleRefresh() {
     if (!refreshTimer_.isActive()) refreshTimer_.start();
 }
@@ -294,6 +320,7 @@ void MemoryChart::refresh() {
     }
     if (graphs_->updateVisibility(run_) || legendDirty_) updateLegend();
     updateRanges();
+    placeLabels();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -324,6 +351,7 @@ void MemoryChart::flush() {
     graphs_->updateVisibility(run_);
     updateLegend();
     updateRanges();
+    placeLabels();
     plot_->replot(QCustomPlot::rpImmediateRefresh);
 }
 
@@ -358,9 +386,17 @@ void MemoryChart::updateRanges() {
         for (const auto& o : overlays_) percent = percent || o.graphs->isShown(s);
     }
     plot_->yAxis2->setVisible(percent);
+    // The levels mean something only against the available-memory line they cross.
+    levels_->setShown(graphs_->isShown(Series::Level));
     // A live run is followed on its own clock: an overlaid run of 350 s must not squash the
     // first seconds of the new one into a corner. Finished, the range takes every run in.
-    if (following_) plot_->xAxis->setRange(0.0, std::max(1.0, (live_ ? run_.lastT() : lastT) * 1.01));
+    // Followed, the data ends short of the levels' labels, so they hide none of it.
+    if (following_) {
+        const double width = plot_->axisRect()->width();
+        const double reserved = levels_->reservedWidth();
+        const double stretch = reserved > 0.0 && width > 3.0 * reserved ? width / (width - reserved) : 1.01;
+        plot_->xAxis->setRange(0.0, std::max(1.0, (live_ ? run_.lastT() : lastT) * stretch));
+    }
 }
 
 void MemoryChart::updateLegend() {
@@ -381,9 +417,22 @@ void MemoryChart::updateLegend() {
         o.graphs->setLegendLabel(true);
         o.graphs->addToLegend();
     }
-    // One row for up to five entries; more (a generator's own footprint, all three tick kinds)
-    // wrap after four, so no label is cut.
-    plot_->legend->setWrap(perRow <= 5 ? std::max(perRow, 3) : 4);
+    // As many entries a row as the plot's width takes whole (at most five, four when there are
+    // more: a generator's own footprint, all three tick kinds), so no name is cut.
+    std::vector<double> widths;  // in fill order; the grid has empty cells
+    for (int i = 0; i < plot_->legend->elementCount(); ++i)
+        if (const QCPLayoutElement* item = plot_->legend->elementAt(i))
+            widths.push_back(item->minimumOuterSizeHint().width());
+    int wrap = perRow <= 5 ? std::max(perRow, 3) : 4;
+    for (; wrap > 1; --wrap) {  // each column as wide as its widest entry
+        std::vector<double> columns(static_cast<std::size_t>(wrap), 0.0);
+        for (std::size_t i = 0; i < widths.size(); ++i)
+            columns[i % columns.size()] = std::max(columns[i % columns.size()], widths[i]);
+        double total = plot_->legend->columnSpacing() * (wrap - 1) + 16;
+        for (const double w : columns) total += w;
+        if (total <= plot_->width()) break;
+    }
+    plot_->legend->setWrap(wrap);
     plot_->legend->setVisible(plot_->legend->itemCount() > 0);
 }
 

@@ -29,7 +29,9 @@
 // following until resetView() or a double-click.
 //
 // A run stopped before its end (by the guard, a cancel or a --stop-at: see stopMark()) gets a
-// dashed red line where it stopped, labelled with why.
+// dashed red line where it stopped, labelled with why, live as the stop mark arrives. The
+// guard's start and stop levels (setGuardLevels(), or a recorded run's trace) are lines on the
+// available-memory axis. Every label sits where it hides no data (label_spot.h).
 //
 // Forecast: setForecast() draws each stage's forecast peak as a stepped line over the primary
 // run's bands (a live run's too, step by step as its stages begin); while live, the moment a
@@ -45,11 +47,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <QElapsedTimer>
+#include <QRectF>
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -58,6 +62,7 @@
 
 #include "guard/base/event.h"
 #include "guard/memory/readers.h"
+#include "guard/policy/guard_levels.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
 #include "ui/chart/chart_style.h"
@@ -73,6 +78,7 @@ namespace stageload::chart {
 
 class EventMarks;
 class ForecastLine;
+class GuardLevelLines;
 class RunGraphs;
 class StagePeakTable;
 
@@ -116,6 +122,17 @@ public:
     void setForecast(std::vector<std::pair<std::string, std::int64_t>> stagePeaks);
     /// Points of the forecast's stepped line (two per stage band with a forecast).
     int forecastPointCount() const;
+
+    // --- the guard ---
+    /// The levels the primary run is guarded by, drawn while the available series is; nullopt:
+    /// none. beginRun() clears them; showTrace() takes a recorded run's from its trace.
+    void setGuardLevels(std::optional<stageload::GuardLevels> levels);
+    std::optional<stageload::GuardLevels> guardLevels() const;
+    /// The level lines' labels drawn ("start ≥ 40 % free", "stop < 10 % free"; "" when
+    /// not drawn) and every label's rectangle in plot pixels, for tests.
+    QString startLevelLabel() const;
+    QString stopLevelLabel() const;
+    std::vector<QRectF> labelRects() const;
 
     /// The title above the plot; empty (the default) composes one from the runs' labels.
     void setTitle(const QString& title);
@@ -177,6 +194,7 @@ private:
     void updateLegend();
     void updateTitle();
     void updateForecastLine();
+    void placeLabels();
     void onMouseMove(const QPointF& pos);
     QString tickText(const QPointF& pos) const;
     QString readoutText(double t) const;
@@ -190,6 +208,7 @@ private:
     QCPItemStraightLine* cursor_ = nullptr;
     std::unique_ptr<ForecastLine> forecast_;
     std::unique_ptr<EventMarks> marks_;
+    std::unique_ptr<GuardLevelLines> levels_;
 
     RunData run_;
     QString label_;

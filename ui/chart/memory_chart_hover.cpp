@@ -129,6 +129,10 @@ void MemoryChart::onMouseMove(const QPointF& pos) {
 }
 
 bool MemoryChart::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Resize) {
+        legendDirty_ = true;  // as many legend entries a row as the new width takes
+        scheduleRefresh();
+    }
     if (watched == plot_ && event->type() == QEvent::Leave) {
         cursor_->setVisible(false);
         plot_->layer(QStringLiteral("cursor"))->replot();

@@ -88,8 +88,8 @@ QJsonObject traceSummary(const QString& tracePath) {
     }
 }
 
-int RunHistory::markInterrupted() const {
-    int marked = 0;
+QList<RunRecord> RunHistory::markInterrupted() const {
+    QList<RunRecord> marked;
     for (RunRecord r : list()) {
         if (r.status != RunRecord::statusRunning()) continue;
         if (r.appPid > 0 && processRuns(static_cast<pid_t>(r.appPid), r.appStartTicks)) continue;
@@ -103,7 +103,7 @@ int RunHistory::markInterrupted() const {
         r.seconds = r.summary.value(QStringLiteral("duration")).toDouble(r.seconds);
         try {
             save(r);
-            ++marked;
+            marked << r;
         } catch (const Error& e) {
             spdlog::warn("history: {}", e.what());
         }

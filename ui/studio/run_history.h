@@ -59,9 +59,10 @@ public:
 
     /// Marks the runs left "running" by an app process that is gone (killed, crashed, the
     /// machine stopped) as "interrupted", saying so and what their trace says (the keeper's
-    /// stop mark); their summary is read from the trace. Returns how many it marked. A run of
-    /// another app still going is left alone. Never throws (a record it cannot save stays).
-    int markInterrupted() const;
+    /// stop mark); their summary is read from the trace. Returns the records it marked, as
+    /// saved. A run of another app still going is left alone. Never throws (a record it cannot
+    /// save stays "running", and is not returned).
+    QList<RunRecord> markInterrupted() const;
 
     /// Every readable run, newest first. Folders without a readable, valid run.json are
     /// skipped; `warnings` (optional) gets one line per skipped folder naming it and why.

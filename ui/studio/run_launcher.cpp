@@ -1,10 +1,12 @@
 #include "ui/studio/run_launcher.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 
 #include "engine/api/run_meta.h"
+#include "guard/generator/generator_run.h"
 #include "guard/generator/requirements.h"
 
 namespace stageload::studio {
@@ -55,9 +57,15 @@ std::map<std::string, std::string> generatorRunParams(const StudioSettings& sett
     return params;
 }
 
+QString stageloadCommand() {
+    return QString::fromStdString(
+        stageloadCommandNear(QCoreApplication::applicationFilePath().toStdString()).string());
+}
+
 QStringList missingSetup(const GeneratorDef& generator, const std::map<std::string, std::string>& params) {
     GeneratorValues values;
     values.params = params;
+    values.stageload = stageloadCommand().toStdString();  // else a {stageload} program is "empty"
     QStringList out;
     try {
         for (const auto& m : missingRequirements(generator, values)) out << q(m.message);

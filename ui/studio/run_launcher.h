@@ -36,8 +36,13 @@ std::map<std::string, std::string> generatorRunParams(const StudioSettings& sett
                                                       const GeneratorDef& generator,
                                                       const std::map<std::string, std::string>& overrides = {});
 
-/// What keeps `generator` from starting with `params`: one sentence each, naming the missing
-/// path and the param that sets it, or why a value is refused. Empty: it is set up.
+/// The `stageload` a generator's {stageload} runs: the one beside the app (installed, or in the
+/// build tree), else the one on PATH.
+QString stageloadCommand();
+
+/// What keeps `generator` from starting with `params` (and stageloadCommand() for its
+/// {stageload}): one sentence each, naming the missing path and the param that sets it, or why
+/// a value is refused. Empty: it is set up.
 QStringList missingSetup(const GeneratorDef& generator, const std::map<std::string, std::string>& params);
 /// The same for values saved in the settings: those of params `generator` no longer has are left
 /// out.

@@ -9,6 +9,7 @@
 #include "engine/api/run_meta.h"
 #include "guard/memory/pressure.h"
 #include "guard/meter/meter.h"
+#include "guard/policy/guard_levels.h"
 #include "guard/policy/guard_options.h"
 #include "guard/process/process_list.h"
 #include "guard/runner/admission.h"
@@ -219,10 +220,13 @@ CharacterJobResult runCharacterJob(const CharacterJobParams& params) noexcept {
         mp.interval = params.sampleInterval;
         mp.meta = runMeta(p, p.input);
         mp.meta.update(params.meta);
+        if (params.guard && guardLevels(*params.guard).any())
+            mp.meta[kGuardLevelsKey] = guardLevelsMeta(*params.guard);  // drawn on the chart
         mp.onSample = [&](const MemorySample& sample) {
             if (params.onSample) params.onSample(sample);
             if ((params.cancel && params.cancel->load()) || (guard && guard->breached())) stop.store(true);
         };
+        mp.onMark = params.onEvent;  // the stop mark reaches a live chart as the trace gets it
         Meter meter(std::move(mp));
         p.events = fanOut({meter.eventSink(), [&](const Event& e) {
                                if (!params.onEvent) return;
