@@ -76,6 +76,10 @@ bool showForRuns(MainWindow& w) {
 GenerateOutcome generateAndWait(MainWindow& w) {
     QSignalSpy finished(&w, &MainWindow::runFinished);
     if (!w.generate()) qFatal("generate() refused to start");
+    // The status bar says what the progress bar says, not the hint of an idle window.
+    const QString said = w.statusBar()->currentMessage();
+    if (said.contains(QLatin1String("Press Generate")) || said.isEmpty())
+        qFatal("the status bar says '%s' as the run starts", qPrintable(said));
     if (!finished.wait(180000)) qFatal("the run did not finish in 3 minutes");
     return finished.at(0).at(0).value<GenerateOutcome>();
 }

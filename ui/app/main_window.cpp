@@ -288,7 +288,7 @@ bool MainWindow::openPicture(const QString& path) {
     updateRecentMenu();
     updateActions();
     updateForecast();
-    statusBar()->showMessage(tr("Press Generate (Ctrl+Return) to make the mesh"));
+    if (!runs_.isRunning()) statusBar()->showMessage(tr("Press Generate (Ctrl+Return) to make the mesh"));
     return true;
 }
 

@@ -140,6 +140,7 @@ bool MainWindow::generate() {
     progress_->setRange(0, static_cast<int>(stages_.size()));
     progress_->setValue(0);
     progress_->setFormat(s.guardEnabled ? tr("Waiting for the guard…") : tr("Starting…"));
+    statusBar()->showMessage(progress_->format());  // not "Press Generate" while it runs
     progress_->show();
     tick_.start();
     spdlog::info("generate {} ({}, seed {}, texture {}, {} triangles)", record.input.toStdString(),
