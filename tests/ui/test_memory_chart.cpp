@@ -411,6 +411,30 @@ private slots:
 
     // The guard's start and stop levels are lines on the available axis: set for a live run,
     // read from a recorded run's trace, gone with a new run.
+    // The table's names are whole in the narrow table beside the chart (two "shape…" rows
+    // told nothing apart), and every column says in its tooltip what it holds.
+    void peakTableNamesAreWholeAndEveryColumnExplained() {
+        StagePeakTable narrow;
+        narrow.resize(220, 300);  // the chart's smallest
+        narrow.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&narrow));
+        Summary summary = summarize(staged_);
+        summary.highWater = summary.peakFootprint;  // as the engine's traces have it: four columns
+        for (auto& stage : summary.stages) stage.highWater = stage.peakFootprint;
+        narrow.setSummary(summary);
+        QCoreApplication::processEvents();
+        StagePeakTable* table = &narrow;
+        QVERIFY(table->stageRows() > 3);
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const QString name = table->item(row, StagePeakTable::StageColumn)->text();
+            QFont font = table->item(row, StagePeakTable::StageColumn)->font();
+            QVERIFY2(table->columnWidth(StagePeakTable::StageColumn) >= QFontMetrics(font).horizontalAdvance(name),
+                     qPrintable(name));
+        }
+        for (int c = 0; c < table->columnCount(); ++c)
+            QVERIFY2(!table->horizontalHeaderItem(c)->toolTip().isEmpty(), qPrintable(table->horizontalHeaderItem(c)->text()));
+    }
+
     void theGuardsLevelsAreDrawn() {
         MemoryChart chart;
         chart.resize(900, 400);

@@ -11,15 +11,22 @@ StagePeakTable::StagePeakTable(QWidget* parent) : QTableWidget(0, 6, parent) {
         {tr("stage"), tr("seconds"), tr("peak (GiB)"), tr("high-water (GiB)"), tr("other"), tr("change")});
     setColumnHidden(OtherPeakColumn, true);
     setColumnHidden(ChangeColumn, true);
+    // Every column says what it holds; "peak" and "high-water" are not the same thing.
+    horizontalHeaderItem(StageColumn)->setToolTip(tr("The stage, from its start to the next one's"));
+    horizontalHeaderItem(SecondsColumn)->setToolTip(tr("How long the stage ran, in seconds"));
+    horizontalHeaderItem(PeakColumn)
+        ->setToolTip(tr("The highest footprint the meter sampled in the stage (GiB = 2^30 bytes)"));
     horizontalHeaderItem(HighWaterColumn)
         ->setToolTip(tr("The engine's exact peak of the stage (VmHWM), which sampling can miss in a short stage"));
+    horizontalHeaderItem(OtherPeakColumn)->setToolTip(tr("The other run's peak of the same stage"));
+    horizontalHeaderItem(ChangeColumn)->setToolTip(tr("This run's peak against the other run's"));
     setColumnHidden(HighWaterColumn, true);
-    horizontalHeader()->setSectionResizeMode(StageColumn, QHeaderView::Stretch);
-    horizontalHeader()->setSectionResizeMode(SecondsColumn, QHeaderView::ResizeToContents);
-    horizontalHeader()->setSectionResizeMode(PeakColumn, QHeaderView::ResizeToContents);
-    horizontalHeader()->setSectionResizeMode(HighWaterColumn, QHeaderView::ResizeToContents);
-    horizontalHeader()->setSectionResizeMode(OtherPeakColumn, QHeaderView::ResizeToContents);
-    horizontalHeader()->setSectionResizeMode(ChangeColumn, QHeaderView::ResizeToContents);
+    // Every column as wide as its contents, stage names whole ("shape_512", not "shape…"); a
+    // narrow table scrolls sideways rather than cut them, and the last column takes what is left.
+    for (const Column c : {StageColumn, SecondsColumn, PeakColumn, HighWaterColumn, OtherPeakColumn, ChangeColumn})
+        horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
+    setTextElideMode(Qt::ElideNone);
     verticalHeader()->setVisible(false);
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -101,6 +108,7 @@ void StagePeakTable::setRow(int row, const QString& name, double seconds, std::o
     const QString texts[4] = {name, formatSeconds(seconds), QString::fromStdString(formatGb(peak)),
                               QString::fromStdString(formatGb(highWater))};
     for (int column = 0; column < 4; ++column) setCell(row, column, texts[column], total);
+    item(row, StageColumn)->setToolTip(name);
 }
 
 }  // namespace stageload::chart
