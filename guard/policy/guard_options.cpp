@@ -78,12 +78,13 @@ const GuardOption kOptions[] = {
      K::Duration, false, &GuardParams::traceInterval},
 };
 
-// Exact and parseable by parseSize: "8G", "3584M", "100".
+// Exact, parseable by parseSize, and in the units every other size is shown in: "8 GiB",
+// "3584 MiB", "100".
 std::string sizeText(std::int64_t bytes) {
-    static const std::pair<std::int64_t, const char*> units[] = {{std::int64_t(1) << 40, "T"},
-                                                                 {std::int64_t(1) << 30, "G"},
-                                                                 {std::int64_t(1) << 20, "M"},
-                                                                 {std::int64_t(1) << 10, "K"}};
+    static const std::pair<std::int64_t, const char*> units[] = {{std::int64_t(1) << 40, " TiB"},
+                                                                 {std::int64_t(1) << 30, " GiB"},
+                                                                 {std::int64_t(1) << 20, " MiB"},
+                                                                 {std::int64_t(1) << 10, " KiB"}};
     for (const auto& [size, unit] : units)
         if (bytes != 0 && bytes % size == 0) return std::to_string(bytes / size) + unit;
     return std::to_string(bytes);

@@ -95,6 +95,10 @@ private slots:
         QCOMPARE(back.run.heightMeters, 0.45);
         QCOMPARE(back.run.thickness, 1.7);
         QCOMPARE(back.run.minPart, 2.5);
+        // Each number shows its unit (the issue found height and thickness bare).
+        QCOMPARE(panel.findChild<QDoubleSpinBox*>(QStringLiteral("height"))->text(), QStringLiteral("0.45 m"));
+        QCOMPARE(panel.findChild<QDoubleSpinBox*>(QStringLiteral("thickness"))->text(), QStringLiteral("1.70 ×"));
+        QCOMPARE(panel.findChild<QDoubleSpinBox*>(QStringLiteral("minPart"))->text(), QStringLiteral("2.5 %"));
         QVERIFY(back.run.mode == stageload::LoadMode::Eager);
         QCOMPARE(back.run.threads, 1);
         QVERIFY(back.run.remover == stageload::RemoverChoice::Classical);

@@ -76,7 +76,7 @@ private slots:
         QVERIFY(p);
         QVERIFY(sameParams(*p, GuardParams{}));
         QVERIFY(panel.guardEnabled());
-        QCOMPARE(field<QLineEdit>(panel, "swapBudget")->text(), QStringLiteral("8G"));
+        QCOMPARE(field<QLineEdit>(panel, "swapBudget")->text(), QStringLiteral("8 GiB"));  // as every size is shown
         QCOMPARE(field<QLineEdit>(panel, "swapLimit")->text(), QString());
         QCOMPARE(field<QLineEdit>(panel, "quietFor")->text(), QStringLiteral("1m"));
         QCOMPARE(field<QLineEdit>(panel, "startTimeout")->text(), QStringLiteral("30m"));
@@ -96,7 +96,7 @@ private slots:
         QVERIFY(sameParams(*back, p));
         QVERIFY(sameParams(panel.lastValidParams(), p));
         QVERIFY(!panel.guardEnabled());
-        QCOMPARE(field<QLineEdit>(panel, "swapBudget")->text(), QStringLiteral("3584M"));
+        QCOMPARE(field<QLineEdit>(panel, "swapBudget")->text(), QStringLiteral("3584 MiB"));
         QCOMPARE(field<QLineEdit>(panel, "poll")->text(), QStringLiteral("250ms"));
         QCOMPARE(field<QLineEdit>(panel, "startTimeout")->text(), QStringLiteral("2h"));
         QCOMPARE(field<QPlainTextEdit>(panel, "busy")->toPlainText(),

@@ -112,6 +112,10 @@ QWidget* SettingsPanel::makeField(const RunFieldInfo& f, const QStringList& devi
             spin->setDecimals(f.range.decimals);
             spin->setRange(f.range.min, f.range.max);
             spin->setSingleStep(f.range.step);
+            // Each number with its unit: metres, times the default depth, percent of the subject.
+            if (f.field == RunField::Height) spin->setSuffix(tr(" m"));
+            if (f.field == RunField::Thickness) spin->setSuffix(tr(" ×"));
+            if (f.field == RunField::MinPart) spin->setSuffix(tr(" %"));
             return spin;
         }
         case RunField::Triangles: {
