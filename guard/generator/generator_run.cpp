@@ -286,7 +286,8 @@ GeneratorRunResult runGenerator(const GeneratorRunParams& p) {
     guard.hooks.printed = [&] { return session.takePrinted(); };
     guard.hooks.meterStarted = [&](Meter& m) { session.meterStarted(m); };
     guard.hooks.onSample = p.onSample;
-    guard.hooks.onMark = p.onEvent;  // the stop mark reaches a live chart as the trace gets it
+    guard.hooks.onMark = p.onEvent;
+    guard.hooks.runningPoll = p.runningPoll;  // the stop mark reaches a live chart as the trace gets it
     if (!cmd.trace.empty())
         guard.hooks.extraReaders = {{kCommandFootprintKey, [&session] { return session.ownFootprint(); }}};
     guard.hooks.traceMeta = generatorTraceMeta(p.def, p.values);

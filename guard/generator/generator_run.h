@@ -45,6 +45,7 @@ struct GeneratorRunParams {
     GuardParams guard;                ///< the run's trace is guard.tracePath (set from `trace`)
     std::filesystem::path trace;      ///< the run's trace: the group's memory + merged events
     double sampleInterval = 0.1;      ///< meter interval (the group is summed over /proc)
+    double runningPoll = 0.0;         ///< GuardHooks::runningPoll: judge a running group this often
     std::function<void(const MemorySample&)> onSample;         ///< the group's; meter thread
     std::function<void(const MemorySample&)> onCommandSample;  ///< from its own trace
     /// Each event the run's trace gets, its marks (the stop mark) included; t on the run's clock.

@@ -218,7 +218,8 @@ int Guard::run(const std::vector<std::string>& argv) {
         return gone;
     };
 
-    double nextPoll = env_.now() + params_.poll;
+    const double poll = hooks.runningPoll > 0.0 ? std::min(params_.poll, hooks.runningPoll) : params_.poll;
+    double nextPoll = env_.now() + poll;
     double nextTick = env_.now();
     double nextTrack = env_.now();
     constexpr double kTrackInterval = 0.5;  // looks for descendants that left the group
@@ -252,7 +253,7 @@ int Guard::run(const std::vector<std::string>& argv) {
         }
         const double now = env_.now();
         if (now >= nextPoll) {
-            nextPoll = now + params_.poll;
+            nextPoll = now + poll;
             GuardReadings r;
             try {
                 r = read();
@@ -273,7 +274,7 @@ int Guard::run(const std::vector<std::string>& argv) {
                 log(d.reason == "within budget" ? "running" : "warn", d.reason, d.readings);
             continue;
         }
-        double wait = std::max(0.0, std::min(nextPoll - now, params_.poll));
+        double wait = std::max(0.0, std::min(nextPoll - now, poll));
         if (hooks.tick) wait = std::min(wait, std::max(0.0, nextTick - now));
         wait = std::min(wait, std::max(0.0, nextTrack - now));
         const int sig = sleep(step(wait));

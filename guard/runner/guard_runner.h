@@ -78,6 +78,10 @@ struct GuardHooks {
     std::function<void(const MemorySample&)> onSample;
     /// Every mark written into the run's trace (the stop mark, the guard's end), as it is written.
     std::function<void(const Event&)> onMark;
+    /// While the command runs, judge the readings this often when it is shorter than the poll
+    /// (the app: as often as a built-in run's are, so a peak shorter than the poll is caught);
+    /// 0: at the poll. Admission keeps the poll (it scans every process's command line).
+    double runningPoll = 0.0;
     /// More keys for the run's samples (called on the meter's thread; NaN: no value now).
     std::vector<std::pair<std::string, std::function<double()>>> extraReaders;
     /// Extra keys of the trace's start line.

@@ -234,6 +234,24 @@ private slots:
         QCOMPARE(levels->startFree, r.guard.waitFree);
     }
 
+    // A generator's group is judged as often as a built-in run, not at the poll: a minute's poll
+    // must not let a peak of a few seconds through (the cascade's texture peak did at 5 s).
+    void aGeneratorIsJudgedWhateverThePoll() {
+        RunController runs;
+        auto r = request(QStringLiteral("knight_alpha.png"), QStringLiteral("polled"));
+        r.generator = stageload::parseGeneratorDef(R"({"name": "polled", "command": ["sleep", "20"]})",
+                                                   dir_.filePath(QStringLiteral("polled.json")).toStdString());
+        r.runDir = dir_.filePath(QStringLiteral("polled.run"));
+        r.guard.killFree = 100;  // any reading breaches: stopped after two
+        r.guard.poll = 60;
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(runs.start(r));
+        const auto outcome = waitForOutcome(runs);
+        QVERIFY2(outcome.end == RunEnd::Stopped, qPrintable(outcome.title + QStringLiteral(": ") + outcome.message));
+        QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+    }
+
     void guardBudgetStopsARunningJob() {
         RunController runs;
         auto r = request(QStringLiteral("knight_alpha.png"), QStringLiteral("breach"));
