@@ -37,7 +37,7 @@ XDG_CONFIG_HOME=$home/config XDG_DATA_HOME=$home/data \
 
 # A guard stop as the artist sees it live: the cascade again, with the forecast of the run above,
 # the guard's start and stop levels drawn, and the stop level set 8 points under what is free
-# now (read every second), so the run's peak crosses it and the stop is marked where and why.
+# now, so the run's peak crosses it and the stop is marked where and why.
 free=$(awk '/^MemTotal:/ {t = $2} /^MemAvailable:/ {a = $2} END {printf "%.0f", a * 100 / t}' /proc/meminfo)
 mkdir -p "$home/config-stop/Stageload"  # its own settings: the first layout, on a larger screen
 python3 - "$home/config-stop/Stageload/Stageload Studio.conf" "$((free - 8))" <<'PY'
@@ -48,7 +48,6 @@ ini.read(sys.argv[1])
 if not ini.has_section("guard"):
     ini.add_section("guard")
 ini.set("guard", "killFree", sys.argv[2])
-ini.set("guard", "poll", "1")  # a reading a second: the texture stage's peak lasts a few
 with open(sys.argv[1], "w") as f:
     ini.write(f, space_around_delimiters=False)
 PY
