@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <limits>
 #include <thread>
 
 #include "guard/base/units.h"
@@ -28,7 +29,7 @@ std::optional<LeftoverGroup> findLeftoverGroup(const nlohmann::json& start) {
         return std::nullopt;
     const auto pgid = group->get<long long>();
     const auto leaderStart = since->get<long long>();
-    if (pgid <= 1 || leaderStart < 0) return std::nullopt;
+    if (pgid <= 1 || pgid > std::numeric_limits<pid_t>::max() || leaderStart < 0) return std::nullopt;
 
     LeftoverGroup left;
     left.pgid = static_cast<pid_t>(pgid);
@@ -43,7 +44,10 @@ std::optional<LeftoverGroup> findLeftoverGroup(const nlohmann::json& start) {
         return std::nullopt;
     }
     if (left.members.empty()) return std::nullopt;
-    left.footprint = readGroupFootprint(left.pgid);
+    try {
+        left.footprint = readGroupFootprint(left.pgid);
+    } catch (const Error&) {  // a process table that cannot be read: the members are enough
+    }
     if (const auto cmd = start.find("command"); cmd != start.end() && cmd->is_array())
         for (const auto& arg : *cmd)
             if (arg.is_string()) left.command += (left.command.empty() ? "" : " ") + arg.get<std::string>();
