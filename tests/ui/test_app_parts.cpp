@@ -239,6 +239,8 @@ private slots:
 
     void historyPanelListsRuns() {
         HistoryPanel panel;
+        for (int c = 0; c < panel.columnCount(); ++c)  // every column explained
+            QVERIFY2(!panel.headerItem()->toolTip(c).isEmpty(), qPrintable(panel.headerItem()->text(c)));
         RunRecord a;
         a.id = QStringLiteral("a");
         a.input = QStringLiteral("/pictures/knight.png");

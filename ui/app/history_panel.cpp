@@ -39,10 +39,20 @@ HistoryPanel::HistoryPanel(QWidget* parent) : QTreeWidget(parent) {
     setColumnCount(ColumnCount);
     setHeaderLabels({tr("When"), tr("Picture"), tr("Pipeline"), tr("Mode"), tr("Seed"), tr("Remover"), tr("Result"),
                      tr("Seconds"), tr("Peak (GiB)"), tr("Triangles")});
+    // Every column says what it holds.
+    headerItem()->setToolTip(When, tr("When the run was started, in local time"));
+    headerItem()->setToolTip(Picture, tr("The picture it was given (hover a row for the whole path)"));
+    headerItem()->setToolTip(Pipeline, tr("The built-in pipeline or the generator that ran (hover a row for its command)"));
     headerItem()->setToolTip(Mode, tr("Staged or eager, as the run was given it (a generator without a "
                                       "loading mode of its own: —)"));
+    headerItem()->setToolTip(Seed, tr("The random seed: the same seed and settings give the same mesh"));
+    headerItem()->setToolTip(Remover, tr("How the subject was cut out of the picture"));
+    headerItem()->setToolTip(Status, tr("How it ended: done, failed, cancelled, stopped by the guard, interrupted "
+                                        "(hover a row for why)"));
     headerItem()->setToolTip(Seconds, tr("The run itself, from its trace: the guard's wait before it is not counted"));
-    headerItem()->setToolTip(Peak, tr("The run's largest footprint"));
+    headerItem()->setToolTip(Peak, tr("The run's largest footprint: all the memory its process (or its generator's "
+                                      "process group) held at once, GiB = 2^30 bytes"));
+    headerItem()->setToolTip(Triangles, tr("Triangles of the mesh it made"));
     setRootIsDecorated(false);
     setUniformRowHeights(true);
     setAlternatingRowColors(true);
