@@ -17,6 +17,7 @@
 #include "guard/memory/readers.h"
 #include "guard/policy/guard_levels.h"
 #include "guard/runner/guard_runner.h"
+#include "guard/runner/leftover_group.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
 
@@ -90,6 +91,37 @@ class TestGuardRunner : public QObject {
     Q_OBJECT
 
 private slots:
+    // A group named by a trace is found only while members of that very group run: not from a
+    // start line that names no group or a bad one, not once a later process has its id.
+    void aLeftoverGroupIsThatGroupOrNone() {
+        stageload::GroupCommand sleeper({"sleep", "30"});
+        const auto leader = readProcess(sleeper.pgid());
+        QVERIFY(leader && leader->startTicks >= 0);
+        const nlohmann::json start = {{"type", "start"}, {kGroupKey, sleeper.pgid()}, {kGroupStartKey, leader->startTicks},
+                                      {"command", {"sleep", "30"}}};
+        const auto found = findLeftoverGroup(start);
+        QVERIFY(found.has_value());
+        QCOMPARE(found->members, std::vector<pid_t>{sleeper.pgid()});
+        QVERIFY2(found->describe().find("(sleep 30): 1 process") != std::string::npos, found->describe().c_str());
+        nlohmann::json later = start;
+        later[kGroupStartKey] = leader->startTicks - 1;  // the id's leader is another process
+        QVERIFY(!findLeftoverGroup(later));
+        for (const char* bad : {R"({"type": "start"})", R"({"pgid": 1, "group_start_ticks": 0})",
+                                R"({"pgid": "12", "group_start_ticks": 0})", R"({"pgid": 12, "group_start_ticks": -1})",
+                                R"({"pgid": 99999999999, "group_start_ticks": 0})", R"([1, 2])"})
+            QVERIFY2(!findLeftoverGroup(nlohmann::json::parse(bad)), bad);
+        // From a file: its first line, whatever follows; no file, or not a trace, is none.
+        QTemporaryDir dir;
+        const std::string trace = dir.filePath("t.jsonl").toStdString();
+        std::ofstream(trace) << start.dump() << "\nnot json\n";
+        QVERIFY(findLeftoverGroup(trace).has_value());
+        std::ofstream(trace) << "\x01\x02 not a trace\n";
+        QVERIFY(!findLeftoverGroup(trace));
+        QVERIFY(!findLeftoverGroup(dir.filePath("missing.jsonl").toStdString()));
+        QVERIFY(stopLeftoverGroup(*found, 2.0));
+        QVERIFY(!findLeftoverGroup(start));  // stopped: nothing left
+    }
+
     // --- injected readers and clock -----------------------------------------------------
 
     void admissionWaitsThenStarts() {
