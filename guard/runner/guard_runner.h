@@ -97,6 +97,9 @@ struct GuardHooks {
 };
 
 inline constexpr int kExitCancelled = 130;
+/// How often the app judges a run while it runs, built-in (at the meter's samples) or a
+/// generator (GuardHooks::runningPoll): a peak shorter than the poll is caught.
+inline constexpr double kRunningCheckSeconds = 0.25;
 
 struct GuardLogEntry {
     std::string utc;      ///< "2026-10-05T03:14:39.123Z"

@@ -84,6 +84,15 @@ class TestGenerateJob : public QObject {
         return r;
     }
 
+    /// A generator `name` that only sleeps `seconds` (no CPU, no output, no mesh).
+    GenerateRequest sleeper(const QString& name, int seconds) {
+        auto r = request(QStringLiteral("knight_alpha.png"), name);
+        const QString json = QStringLiteral(R"({"name": "%1", "command": ["sleep", "%2"]})").arg(name).arg(seconds);
+        r.generator = stageload::parseGeneratorDef(json.toStdString(), dir_.filePath(name + QStringLiteral(".json")).toStdString());
+        r.runDir = dir_.filePath(name + QStringLiteral(".run"));
+        return r;
+    }
+
 private slots:
     void initTestCase() {
         registerRunMetaTypes();
@@ -210,10 +219,7 @@ private slots:
     // dialog's title says it hung rather than a plain guard stop.
     void aHungGeneratorIsTitledAsSuch() {
         RunController runs;
-        auto r = request(QStringLiteral("knight_alpha.png"), QStringLiteral("hung"));
-        r.generator = stageload::parseGeneratorDef(R"({"name": "hung", "command": ["sleep", "30"]})",
-                                                   dir_.filePath(QStringLiteral("hung.json")).toStdString());
-        r.runDir = dir_.filePath(QStringLiteral("hung.run"));
+        auto r = sleeper(QStringLiteral("hung"), 30);
         r.guard.stallKill = 1.0;
         r.guard.killFree = 1;  // a level to keep in the trace; any machine has more free
         QSignalSpy events(&runs, &RunController::eventHappened);
@@ -238,10 +244,7 @@ private slots:
     // must not let a peak of a few seconds through (the cascade's texture peak did at 5 s).
     void aGeneratorIsJudgedWhateverThePoll() {
         RunController runs;
-        auto r = request(QStringLiteral("knight_alpha.png"), QStringLiteral("polled"));
-        r.generator = stageload::parseGeneratorDef(R"({"name": "polled", "command": ["sleep", "20"]})",
-                                                   dir_.filePath(QStringLiteral("polled.json")).toStdString());
-        r.runDir = dir_.filePath(QStringLiteral("polled.run"));
+        auto r = sleeper(QStringLiteral("polled"), 20);
         r.guard.killFree = 100;  // any reading breaches: stopped after two
         r.guard.poll = 60;
         QElapsedTimer clock;

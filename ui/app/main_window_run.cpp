@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <QCoreApplication>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLocale>

@@ -28,9 +28,6 @@
 namespace stageload::worker {
 namespace {
 
-// How often a running generator's group is judged, as the character job judges a built-in run.
-constexpr double kRunningCheckSeconds = 0.25;
-
 // The dialog title of each kind of failure.
 QString failureTitle(FailureKind kind) {
     switch (kind) {
@@ -222,7 +219,7 @@ void GenerateJob::runExternal() {
     p.trace = request_.trace.toStdString();
     p.sampleInterval = std::max(0.1, request_.sampleInterval);  // the group is summed over /proc
     p.guard = request_.guardEnabled ? request_.guard : guardOff(request_.guard);  // off: only watched
-    // Judged as often as a built-in run (every 0.25 s): a peak shorter than the poll is caught.
+    // Judged as often as a built-in run: a peak shorter than the poll is caught.
     p.runningPoll = kRunningCheckSeconds;
     p.cancel = &cancel_;
     p.cancelReason = [this] { return cancelReason(); };

@@ -19,11 +19,6 @@
 namespace stageload {
 namespace {
 
-// How often a running run's budget is checked (at most; the poll when shorter). At the meter's
-// samples, not only every poll: a run shorter than the poll (5 s by default) is guarded too, and
-// two breaching readings in a row then span a quarter to half a second.
-constexpr double kBudgetCheckSeconds = 0.25;
-
 using Clock = std::chrono::steady_clock;
 
 // The guard's side of one run: admission, then the budget at the meter's samples. Its state is
@@ -55,7 +50,10 @@ public:
         std::lock_guard lock(mutex_);
         if (!reason_.empty()) return true;
         const double t = seconds();
-        if (t - lastCheck_ < std::min(policy_.params().poll, kBudgetCheckSeconds)) return false;
+        // At the meter's samples every kRunningCheckSeconds at most (the poll when shorter), not
+        // only every poll: a run shorter than the poll (5 s by default) is guarded too, and two
+        // breaching readings in a row then span a quarter to half a second.
+        if (t - lastCheck_ < std::min(policy_.params().poll, kRunningCheckSeconds)) return false;
         lastCheck_ = t;
         const auto d = policy_.check(read());
         if (d.action == GuardAction::Stop) {
