@@ -35,6 +35,21 @@ void refuseSize(const std::string& name, std::int64_t w, std::int64_t h, const I
                          "-megapixel limit; scale it down first (4096 pixels on the long side is plenty)");
 }
 
+// stb_image gives its reasons as terse tags ("outofdata", "bad zlib header"); an artist reads
+// plain words instead. A tag with nothing to add beyond "corrupt" gives "" (the caller's
+// message already says it).
+std::string plainReason(const char* tag) {
+    const std::string t = tag ? tag : "";
+    if (t == "outofdata" || t == "read past buffer" || t == "not enough pixels" || t == "no IDAT")
+        return " (the file ends before the picture does)";
+    if (t == "outofmem") return " (out of memory while decoding)";
+    if (t == "too large") return " (its sides are too large to decode)";
+    if (t == "unknown image type") return " (not a format Stageload recognises)";
+    if (t == "1/2/4/8/16-bit only" || t == "only 8-bit" || t == "no header height")
+        return " (a variant of the format Stageload cannot read)";
+    return {};
+}
+
 bool startsWith(std::span<const std::uint8_t> b, std::size_t at, const char* magic) {
     const auto n = std::strlen(magic);
     return b.size() >= at + n && std::memcmp(b.data() + at, magic, n) == 0;
@@ -235,15 +250,15 @@ DecodedImage decodeImage(std::span<const std::uint8_t> bytes, const std::string&
         refuseSize(name, readU32(bytes.data() + 16, false), readU32(bytes.data() + 20, false), limits);
     int w = 0, h = 0, channels = 0;
     if (!stbi_info_from_memory(bytes.data(), size, &w, &h, &channels))
-        throw ImageError(name + ": not a picture Stageload can read (" + stbi_failure_reason() +
-                         "); use a " + kFormats + " file");
+        throw ImageError(name + ": not a picture Stageload can read" + plainReason(stbi_failure_reason()) +
+                         "; use a " + kFormats + " file");
     refuseSize(name, w, h, limits);
     int dw = 0, dh = 0, dc = 0;
     std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
         stbi_load_from_memory(bytes.data(), size, &dw, &dh, &dc, 4), stbi_image_free);
     if (!pixels)
-        throw ImageError(name + ": the " + format + " data is corrupt or truncated (" +
-                         stbi_failure_reason() + "); re-export the picture");
+        throw ImageError(name + ": the " + format + " data is corrupt or truncated" +
+                         plainReason(stbi_failure_reason()) + "; re-export the picture");
     DecodedImage d;
     d.format = format;
     d.hasAlpha = dc == 2 || dc == 4;

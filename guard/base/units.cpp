@@ -90,16 +90,24 @@ double parsePercent(std::string_view text, std::string_view what) {
     return value;
 }
 
-std::string formatBytes(std::int64_t bytes) {
+std::string formatBytes(std::int64_t bytes) { return formatBytes(bytes, ByteUnits::Binary); }
+
+ByteUnit largeUnit(ByteUnits units) {
+    return units == ByteUnits::Decimal ? ByteUnit{1e9, "GB"} : ByteUnit{kGiB, "GiB"};
+}
+
+std::string formatBytes(std::int64_t bytes, ByteUnits units) {
+    const bool decimal = units == ByteUnits::Decimal;
+    const double k = decimal ? 1000.0 : 1024.0;
     const double b = static_cast<double>(bytes);
     const double a = std::fabs(b);
     char buf[64];
-    if (a >= kGiB)
-        std::snprintf(buf, sizeof buf, "%.2f GiB", b / kGiB);
-    else if (a >= 1024.0 * 1024.0)
-        std::snprintf(buf, sizeof buf, "%.1f MiB", b / 1048576.0);
-    else if (a >= 1024.0)
-        std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
+    if (a >= k * k * k)
+        std::snprintf(buf, sizeof buf, "%.2f %s", b / (k * k * k), decimal ? "GB" : "GiB");
+    else if (a >= k * k)
+        std::snprintf(buf, sizeof buf, "%.1f %s", b / (k * k), decimal ? "MB" : "MiB");
+    else if (a >= k)
+        std::snprintf(buf, sizeof buf, "%.1f %s", b / k, decimal ? "kB" : "KiB");
     else
         std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(bytes));
     return buf;

@@ -43,6 +43,22 @@ constexpr std::int64_t saturatingAdd(std::int64_t a, std::int64_t b) {
 /// "0 B", "512 KiB", "1.50 GiB": binary units, 2 decimals above bytes.
 std::string formatBytes(std::int64_t bytes);
 
+/// The unit family sizes are written in for people: binary (KiB, MiB, GiB: powers of 1024, as
+/// the kernel and the guard count) or decimal (kB, MB, GB: powers of 1000, as macOS and disk
+/// makers write them). Parsing is not affected: "8G" is always 8 GiB.
+enum class ByteUnits { Binary, Decimal };
+
+/// A unit of `units`' family: its size in bytes and its symbol.
+struct ByteUnit {
+    double bytes;
+    const char* symbol;
+};
+/// The unit charts and tables plot sizes in: GiB (2^30 bytes) or GB (10^9 bytes).
+ByteUnit largeUnit(ByteUnits units);
+
+/// formatBytes() in `units`' family: "1.50 GiB", or "1.61 GB" for the same bytes.
+std::string formatBytes(std::int64_t bytes, ByteUnits units);
+
 /// "90s", "1m30s", "250ms": short human form of a duration in seconds.
 std::string formatDuration(double seconds);
 

@@ -12,11 +12,11 @@ namespace stageload {
 namespace {
 
 // "a (1.00 GiB)", "a (1.00 GiB) and b (…)", "a (…), b (…) and c (…)".
-std::string listPrograms(const std::vector<ProgramMemory>& programs) {
+std::string listPrograms(const std::vector<ProgramMemory>& programs, ByteUnits units) {
     std::string out;
     for (std::size_t i = 0; i < programs.size(); ++i) {
         if (i > 0) out += i + 1 == programs.size() ? " and " : ", ";
-        out += programs[i].name + " (" + formatBytes(programs[i].bytes) + ")";
+        out += programs[i].name + " (" + formatBytes(programs[i].bytes, units) + ")";
     }
     return out;
 }
@@ -109,7 +109,7 @@ const char* fitName(Fit fit) {
 
 FitVerdict judgeFit(const Forecast& f, std::int64_t available,
                     const std::vector<ProgramMemory>& others, std::int64_t held,
-                    const std::string& smaller) {
+                    const std::string& smaller, ByteUnits units) {
     FitVerdict v;
     v.available = available;
     if (!f.peak()) {
@@ -123,26 +123,26 @@ FitVerdict judgeFit(const Forecast& f, std::int64_t available,
     const std::int64_t wanted = std::max<std::int64_t>(0, needWithMargin(v.peak) - held);
     v.fit = available >= wanted ? Fit::Fits : available >= v.need ? Fit::Tight : Fit::WillNotFit;
     v.text = std::string(fitName(v.fit)) + (f.partial() ? ": needs at least " : ": needs about ") +
-             formatBytes(v.peak) + " in " + v.stage +
-             (held > 0 ? " (" + formatBytes(std::min(held, v.peak)) + " of it held already)" : std::string()) +
+             formatBytes(v.peak, units) + " in " + v.stage +
+             (held > 0 ? " (" + formatBytes(std::min(held, v.peak), units) + " of it held already)" : std::string()) +
              (f.partial() ? " (the weights of stages no earlier run shows; the rest is not known yet)"
                           : std::string()) +
-             ", " + formatBytes(available) + " available";
+             ", " + formatBytes(available, units) + " available";
     if (v.fit == Fit::Fits) return v;
     if (v.fit == Fit::Tight) v.text += ", less than the " + formatNumber(kForecastMargin * 100) + " % margin";
     const auto close = enoughToClose(others, wanted - available);
     std::string advice;
-    if (!close.empty()) advice = "close " + listPrograms(close);
+    if (!close.empty()) advice = "close " + listPrograms(close, units);
     if (!smaller.empty()) advice += (advice.empty() ? "" : ", or ") + smaller;
     if (advice.empty())
-        advice = "free about " + formatBytes(wanted - available) +
-                 (others.empty() ? std::string() : " (the largest other programs: " + listPrograms(others) + ")");
+        advice = "free about " + formatBytes(wanted - available, units) +
+                 (others.empty() ? std::string() : " (the largest other programs: " + listPrograms(others, units) + ")");
     v.text += ": " + advice;
     return v;
 }
 
 FitVerdict judgeAgainstGuard(FitVerdict v, std::int64_t total, double killFree,
-                             const std::vector<ProgramMemory>& others) {
+                             const std::vector<ProgramMemory>& others, ByteUnits units) {
     if ((v.fit != Fit::Fits && v.fit != Fit::Tight) || total <= 0 || !(killFree > 0.0)) return v;
     const std::int64_t left = v.available - v.need;  // available at the peak
     const double leftPercent = 100.0 * static_cast<double>(left) / static_cast<double>(total);
@@ -155,15 +155,15 @@ FitVerdict judgeAgainstGuard(FitVerdict v, std::int64_t total, double killFree,
     std::string advice = lower >= 0.1 ? "set --kill-free to " + formatPercent(lower) + " or lower" : std::string();
     const auto close = enoughToClose(others, shortfall);
     advice += (advice.empty() ? "" : ", or ") +
-              (close.empty() ? "free about " + formatBytes(shortfall) : "close " + listPrograms(close));
-    v.text = std::string(fitName(v.fit)) + " in " + v.stage + ": about " + formatBytes(v.need) +
+              (close.empty() ? "free about " + formatBytes(shortfall, units) : "close " + listPrograms(close, units));
+    v.text = std::string(fitName(v.fit)) + " in " + v.stage + ": about " + formatBytes(v.need, units) +
              " there would leave available " + formatPercent(leftPercent) + " < --kill-free " +
              formatPercent(killFree) + ": " + advice;
     return v;
 }
 
 std::string smallerSettingThatFits(const std::vector<RunPoint>& history, const RunKey& key,
-                                   std::int64_t available, std::int64_t held) {
+                                   std::int64_t available, std::int64_t held, ByteUnits units) {
     for (const auto& [size, current] : key.sizes) {
         const auto knob = knobOf(size, current);
         if (!knob) continue;
@@ -177,7 +177,7 @@ std::string smallerSettingThatFits(const std::vector<RunPoint>& history, const R
                                              [](const StageForecast& s) { return s.rough || !s.peak; });
             if (!fitted || needWithMargin(*f.peak()) - held > available) continue;
             return knob->phrase + " " + formatNumber(value) + " (about " +
-                   formatBytes(std::max<std::int64_t>(0, *f.peak() - held)) + ")";
+                   formatBytes(std::max<std::int64_t>(0, *f.peak() - held), units) + ")";
         }
     }
     return {};

@@ -20,6 +20,7 @@
 
 #include <sys/types.h>
 
+#include "guard/base/units.h"
 #include "guard/forecast/forecast.h"
 #include "guard/process/process_list.h"
 
@@ -66,9 +67,10 @@ struct FitVerdict {
 /// process that will run already holds (the app, for a built-in run in it; 0 for a new
 /// process). `others`: largestPrograms(), named when closing them would make room. `smaller`:
 /// a change of settings that fits (smallerSettingThatFits()), offered when the run does not.
+/// `units`: the family the text writes sizes in (the app's choice; the CLI's is binary).
 FitVerdict judgeFit(const Forecast& f, std::int64_t available,
                     const std::vector<ProgramMemory>& others, std::int64_t held = 0,
-                    const std::string& smaller = "");
+                    const std::string& smaller = "", ByteUnits units = ByteUnits::Binary);
 
 /// `v` (judgeFit()'s) against the guard's stop level `killFree` (% of `total`, --kill-free): a run
 /// that fits or is tight but whose peak would leave less than that available is one the guard
@@ -79,13 +81,15 @@ FitVerdict judgeFit(const Forecast& f, std::int64_t available,
 ///   --kill-free 89.0%: set --kill-free to 86.2% or lower, or free about 620.0 MiB
 /// Any other verdict, or no stop level (`killFree` 0, `total` unknown), is returned as it was.
 FitVerdict judgeAgainstGuard(FitVerdict v, std::int64_t total, double killFree,
-                             const std::vector<ProgramMemory>& others = {});
+                             const std::vector<ProgramMemory>& others = {},
+                             ByteUnits units = ByteUnits::Binary);
 
 /// A smaller setting of the run `key` whose forecast fits in `available` (with the margin and
 /// `held` as judgeFit() counts them): "choose texture 1024 (about 19.5 GiB)", "choose scale 4
 /// (…)", "choose triangles 20000 (…)", "set steps to 25 (…)"; "" when no smaller setting that
 /// the history can forecast fits. Only settings fitted from runs at other values are tried.
 std::string smallerSettingThatFits(const std::vector<RunPoint>& history, const RunKey& key,
-                                   std::int64_t available, std::int64_t held = 0);
+                                   std::int64_t available, std::int64_t held = 0,
+                                   ByteUnits units = ByteUnits::Binary);
 
 }  // namespace stageload

@@ -84,6 +84,15 @@ private slots:
         QCOMPARE(formatBytes(0), std::string("0 B"));
         QCOMPARE(formatBytes(3 * GiB / 2), std::string("1.50 GiB"));
         QCOMPARE(formatBytes(512 * MiB), std::string("512.0 MiB"));
+        // The decimal family: the same bytes in powers of 1000, one family per text.
+        QCOMPARE(formatBytes(3 * GiB / 2, ByteUnits::Decimal), std::string("1.61 GB"));
+        QCOMPARE(formatBytes(512 * MiB, ByteUnits::Decimal), std::string("536.9 MB"));
+        QCOMPARE(formatBytes(999'999, ByteUnits::Decimal), std::string("1000.0 kB"));
+        QCOMPARE(formatBytes(-2'000'000'000, ByteUnits::Decimal), std::string("-2.00 GB"));
+        QCOMPARE(formatBytes(999, ByteUnits::Decimal), std::string("999 B"));
+        QCOMPARE(formatBytes(3 * GiB / 2, ByteUnits::Binary), formatBytes(3 * GiB / 2));
+        QCOMPARE(largeUnit(ByteUnits::Decimal).bytes, 1e9);
+        QCOMPARE(std::string(largeUnit(ByteUnits::Binary).symbol), std::string("GiB"));
         QCOMPARE(formatDuration(0.25), std::string("250ms"));
         QCOMPARE(formatDuration(90), std::string("1m30s"));
     }

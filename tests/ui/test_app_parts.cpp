@@ -14,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QProcess>
+#include <QRadioButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
@@ -35,6 +36,7 @@
 #include "ui/app/input_panel.h"
 #include "ui/app/latency_probe.h"
 #include "ui/app/log_pane.h"
+#include "ui/app/preferences_dialog.h"
 #include "ui/app/settings_panel.h"
 #include "ui/studio/guard_panel.h"
 #include "ui_test_support.h"
@@ -72,6 +74,18 @@ private slots:
         const QString err = QString::fromUtf8(app.readAllStandardError());
         QVERIFY2(app.exitStatus() == QProcess::NormalExit && app.exitCode() == 0, qPrintable(err));
         QVERIFY2(out.contains(expected), qPrintable(out));
+    }
+
+    // Preferences gives back the family chosen in it, starting from the one it was given.
+    void preferencesChooseTheUnits() {
+        PreferencesDialog binary(ByteUnits::Binary);
+        QCOMPARE(binary.units(), ByteUnits::Binary);
+        QVERIFY(binary.findChild<QRadioButton*>(QStringLiteral("unitsBinary"))->isChecked());
+        binary.findChild<QRadioButton*>(QStringLiteral("unitsDecimal"))->click();
+        QVERIFY(binary.units() == ByteUnits::Decimal);
+        PreferencesDialog decimal(ByteUnits::Decimal);
+        QVERIFY(decimal.units() == ByteUnits::Decimal);
+        QVERIFY(!decimal.findChild<QRadioButton*>(QStringLiteral("unitsBinary"))->isChecked());
     }
 
     void settingsPanelRoundTrip() {

@@ -24,6 +24,7 @@
 #include "guard/policy/guard_levels.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
+#include "ui/chart/display_units.h"
 #include "ui/chart/memory_chart.h"
 #include "ui/chart/render_chart.h"
 #include "ui/chart/run_data.h"
@@ -637,6 +638,95 @@ private slots:
                      readout.contains("swap used") && readout.contains("stage"),
                  qPrintable(readout));
         QVERIFY(chart.hoverText(QPointF(1, 1)).isEmpty());  // outside the plot area
+    }
+
+    // Preferences ▸ GB/MB: every size the chart draws or writes switches family at once, the
+    // runs already drawn included, and back.
+    void sizesFollowTheDisplayUnits() {
+        MemoryChart chart;
+        chart.resize(1400, 700);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.showTrace(staged_, "staged-1");
+        chart.addOverlay(eager_, "eager-1");
+        const auto stages = summarize(staged_).stages;
+        QVERIFY(stages.size() > 1);
+        chart.setForecast({{stages[1].name, std::int64_t(3) << 30}});
+        chart.flush();
+        const auto* table = chart.peakTable();
+        const auto graphNamed = [&](const QString& name) -> QCPGraph* {
+            for (int i = 0; i < chart.plot()->graphCount(); ++i)
+                if (chart.plot()->graph(i)->name() == name) return chart.plot()->graph(i);
+            return nullptr;
+        };
+        QCPGraph* footprint = graphNamed("footprint — staged-1");
+        QCPGraph* overlayFootprint = graphNamed("footprint — eager-1");
+        QCPGraph* forecast = graphNamed("forecast");
+        QVERIFY(footprint && overlayFootprint && forecast && forecast->dataCount() == 2);
+        QCOMPARE(forecast->data()->at(0)->value, 3.0);
+        const double binaryOverlayY = overlayFootprint->data()->at(100)->value;
+        QCOMPARE(footprint->data()->at(100)->value, static_cast<double>(staged_.samples[100].footprint) / double(1 << 30));
+        const double binaryTop = chart.plot()->yAxis->range().upper;
+
+        setDisplayUnits(ByteUnits::Decimal);
+        chart.refreshUnits();
+        QCOMPARE(chart.plot()->yAxis->label(), QStringLiteral("memory (GB)"));
+        QCOMPARE(table->horizontalHeaderItem(StagePeakTable::PeakColumn)->text(), QStringLiteral("peak (GB)"));
+        QCOMPARE(table->horizontalHeaderItem(StagePeakTable::OtherPeakColumn)->text(), QStringLiteral("eager-1 (GB)"));
+        QVERIFY(table->horizontalHeaderItem(StagePeakTable::PeakColumn)->toolTip().contains("10^9"));
+        QCOMPARE(footprint->data()->at(100)->value, static_cast<double>(staged_.samples[100].footprint) / 1e9);
+        QCOMPARE(overlayFootprint->data()->at(100)->value, binaryOverlayY * double(1 << 30) / 1e9);
+        QVERIFY(chart.plot()->yAxis->range().upper > binaryTop);  // the same bytes are more GB
+        QCOMPARE(forecast->data()->at(0)->value, 3.0 * double(1 << 30) / 1e9);
+        const auto peak = summarize(staged_).peakFootprint;
+        QVERIFY(peak);
+        QCOMPARE(table->item(table->stageRows(), StagePeakTable::PeakColumn)->text(),
+                 QString::number(static_cast<double>(*peak) / 1e9, 'f', 2));
+        const QRect area = chart.plot()->axisRect()->rect();
+        const QString readout =
+            chart.hoverText(QPointF(chart.plot()->xAxis->coordToPixel(300.0), area.center().y()));
+        QVERIFY2(readout.contains(" GB") && !readout.contains("GiB") && !readout.contains("MiB"), qPrintable(readout));
+        // A live run appended in the new family is in it too.
+        chart.beginRun("live");
+        chart.appendSample(staged_.samples[100]);
+        chart.flush();
+        QCPGraph* live = graphNamed("footprint — live");  // beginRun() may have made the graphs anew
+        QVERIFY(live && live->dataCount() == 1);
+        QCOMPARE(live->data()->at(0)->value, static_cast<double>(staged_.samples[100].footprint) / 1e9);
+        chart.endRun();
+
+        setDisplayUnits(ByteUnits::Binary);
+        chart.refreshUnits();
+        QCOMPARE(chart.plot()->yAxis->label(), QStringLiteral("memory (GiB)"));
+        QCOMPARE(table->horizontalHeaderItem(StagePeakTable::PeakColumn)->text(), QStringLiteral("peak (GiB)"));
+        QCOMPARE(overlayFootprint->data()->at(100)->value, binaryOverlayY);
+    }
+
+    // A title with overlays is wrapped between words to the plot's width, never cut at its edge.
+    void aLongTitleIsWrappedNotCut() {
+        MemoryChart chart;
+        chart.resize(560, 420);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.showTrace(staged_, "knight_alpha_with_a_long_name.png · character · Dec 3 12:00");
+        chart.addOverlay(eager_, "knight_alpha_with_a_long_name.png · character · Dec 2 18:30");
+        chart.flush();
+        QVERIFY(chart.title().contains("(solid) vs") && !chart.title().contains('\n'));
+        const QString shown = chart.shownTitle();
+        QVERIFY2(shown.contains('\n'), qPrintable(shown));
+        QFont font = chart.plot()->font();
+        font.setPointSizeF(font.pointSizeF() * 1.25);
+        font.setBold(true);
+        const QFontMetricsF metrics(font);
+        for (const QString& line : shown.split('\n'))
+            QVERIFY2(metrics.horizontalAdvance(line) <= chart.plot()->width(), qPrintable(line));
+        // Every word of the title is still there, in order.
+        QCOMPARE(QString(shown).replace('\n', ' '), chart.title());
+        // Wide enough: one line, as composed.
+        chart.resize(2400, 600);
+        QTest::qWait(120);
+        chart.flush();
+        QCOMPARE(chart.shownTitle(), chart.title());
     }
 
     void userZoomStopsFollowingUntilReset() {

@@ -11,6 +11,8 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -30,6 +32,9 @@
 #include "ui/app/main_window.h"
 #include "ui/app/settings_panel.h"
 #include "ui/chart/memory_chart.h"
+#include "guard/base/units.h"
+#include "guard/policy/guard_options.h"
+#include <qcustomplot.h>
 #include "ui/studio/guard_panel.h"
 #include "ui/studio/run_history.h"
 #include "ui/view/mesh_panel.h"
@@ -107,6 +112,33 @@ private slots:
         QVERIFY(w.width() <= screen.width() && w.height() <= screen.height());
         QVERIFY2(w.chart()->height() * 3 >= w.height(), qPrintable(QString::number(w.chart()->height())));
         QVERIFY(std::abs(w.chart()->height() - w.meshPanel()->height()) <= 2);
+    }
+
+    // On a 1366×768 laptop screen, every dock shows its panel without sideways scrolling, and
+    // the chart keeps a readable height even with no mesh to show yet.
+    void theWindowFitsALaptopScreen() {
+        MainWindow w;
+        w.setScripted(true);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTest::qWait(150);
+        qInfo("window %dx%d, chart %dx%d, 3D view %d px tall", w.width(), w.height(), w.chart()->width(),
+              w.chart()->height(), w.meshPanel()->height());
+        for (const auto* area : w.findChildren<QScrollArea*>()) {
+            if (!area->isVisible()) continue;
+            const auto* bar = area->horizontalScrollBar();
+            qInfo("%s: %d px wide, content %d px", qPrintable(area->objectName()), area->viewport()->width(),
+                  area->widget() ? area->widget()->minimumSizeHint().width() : 0);
+            if (bar->maximum() > 0)  // the widgets that ask for more than the dock gives
+                for (const auto* child : area->widget()->findChildren<QWidget*>())
+                    if (child->isVisible() && child->minimumSizeHint().width() > area->viewport()->width() - 24)
+                        qInfo("  %s %s wants %d px", child->metaObject()->className(),
+                              qPrintable(child->objectName()), child->minimumSizeHint().width());
+            QVERIFY2(bar->maximum() == 0, qPrintable(area->objectName() + QStringLiteral(" scrolls sideways by ") +
+                                                      QString::number(bar->maximum())));
+        }
+        QVERIFY2(w.chart()->height() >= 260, qPrintable(QString::number(w.chart()->height())));
     }
 
     void generateShowsTheMeshChartAndHistory() {
@@ -385,6 +417,108 @@ private slots:
         QCOMPARE(again.forecastPanel()->waitForFit(), !waited);
         again.forecastPanel()->setWaitForFit(waited);  // back as the other tests expect it
         again.close();
+    }
+
+    // Every setting a user can change survives a restart of the app, each checked by name: every
+    // run setting of the settings panel, every guard threshold of the guard panel, the guard
+    // on/off, the forecast wait and the unit family of Preferences. The test fails when a new
+    // setting is added to either table without a value here.
+    void everySettingSurvivesARestart() {
+        StudioSettings changed;
+        // A value unlike the default for each run setting; pipeline and device have one choice here.
+        const std::map<RunField, std::string> runValues = {
+            {RunField::Load, "eager"},   {RunField::Seed, "4243"},      {RunField::TextureSize, "1024"},
+            {RunField::Triangles, "21000"}, {RunField::Height, "2.35"}, {RunField::Thickness, "1.4"},
+            {RunField::MinPart, "1.5"}, {RunField::Remover, "classical"}, {RunField::Threads, "2"}};
+        for (const auto& f : runFields()) {
+            const auto v = runValues.find(f.field);
+            if (v == runValues.end()) continue;
+            setSetting(changed.run, f.field, v->second);
+            QVERIFY2(settingText(changed.run, f.field) != settingText(RunSettings{}, f.field), f.key.data());
+        }
+        // A value unlike the default for each threshold of the panel, by kind.
+        const GuardParams defaults;
+        changed.guard = defaults;
+        for (const auto& o : guardOptions()) {
+            if (!o.inPanel) continue;
+            const std::string d = guardValueText(defaults, o);
+            std::string v;
+            switch (o.kind) {
+                case GuardValueKind::Percent: v = formatNumber(parsePercent(d, o.flag) + 3); break;
+                case GuardValueKind::Size: v = "3G"; break;
+                case GuardValueKind::OptionalSize: v = "6G"; break;
+                case GuardValueKind::Duration: v = "47s"; break;
+                case GuardValueKind::Patterns: v = "ffmpeg\nblender"; break;
+                case GuardValueKind::OptionalPercent: v = "55"; break;
+                case GuardValueKind::OptionalDuration: v = "19m"; break;
+                case GuardValueKind::PercentFor: v = "60/10s"; break;
+            }
+            setGuardValue(changed.guard, o, v);
+            QVERIFY2(guardValueText(changed.guard, o) != d, o.key.data());
+        }
+        validate(changed.guard);
+
+        {
+            MainWindow w;
+            w.setScripted(true);
+            w.show();
+            // The two without a second value: one built-in pipeline (a generator is the other
+            // choice of the Pipeline menu, checked below), and this build's one device.
+            for (const auto& f : runFields())
+                if (!runValues.count(f.field)) QVERIFY2(f.field == RunField::Pipeline || f.field == RunField::Device, f.key.data());
+            QCOMPARE(kBuiltinPipelines.size(), std::size_t(1));
+            QCOMPARE(w.settingsPanel()->findChild<QComboBox*>(QStringLiteral("device"))->count(), 1);
+            // The pipeline: the shipped stand-in cascade, a generator that needs no set-up.
+            const QString cascade = kSource + QStringLiteral("/resources/generators/stageload-cascade.json");
+            QVERIFY(w.useGenerator(cascade));
+            StudioSettings shown;
+            w.settingsPanel()->applyTo(shown);
+            QVERIFY2(shown.generator.endsWith(QStringLiteral("stageload-cascade.json")), qPrintable(shown.generator));
+            changed.generator = shown.generator;
+            changed.generatorParams = shown.generatorParams;
+            w.settingsPanel()->setSettings(changed);
+            w.guardPanel()->setParams(changed.guard, false);
+            w.forecastPanel()->setWaitForFit(true);
+            w.setByteUnits(ByteUnits::Decimal);
+            w.close();
+        }
+        {
+            MainWindow again;
+            StudioSettings back;
+            again.settingsPanel()->applyTo(back);
+            QCOMPARE(back.generator, changed.generator);
+            for (const auto& f : runFields())
+                QVERIFY2(settingText(back.run, f.field) == settingText(changed.run, f.field),
+                         qPrintable(QStringLiteral("%1: %2 after the restart, %3 before")
+                                        .arg(f.key.data(), settingText(back.run, f.field).c_str(),
+                                             settingText(changed.run, f.field).c_str())));
+            const auto g = again.guardPanel()->params();
+            QVERIFY(g.has_value());
+            for (const auto& o : guardOptions())
+                if (o.inPanel)
+                    QVERIFY2(guardValueText(*g, o) == guardValueText(changed.guard, o),
+                             qPrintable(QStringLiteral("%1: '%2' after the restart, '%3' before")
+                                            .arg(o.key.data(), guardValueText(*g, o).c_str(),
+                                                 guardValueText(changed.guard, o).c_str())));
+            QVERIFY(!again.guardPanel()->guardEnabled());
+            QVERIFY(again.forecastPanel()->waitForFit());
+            QCOMPARE(again.chart()->plot()->yAxis->label(), QStringLiteral("memory (GB)"));
+            const auto* history = again.findChild<HistoryPanel*>();
+            QVERIFY(history);
+            QStringList headers;
+            for (int c = 0; c < history->columnCount(); ++c) headers << history->headerItem()->text(c);
+            QVERIFY2(headers.contains(QStringLiteral("Peak (GB)")), qPrintable(headers.join(", ")));
+
+            // Back to the defaults the other tests expect.
+            again.settingsPanel()->setSettings(StudioSettings{});  // the built-in pipeline
+            again.guardPanel()->setParams(GuardParams{}, true);
+            again.forecastPanel()->setWaitForFit(false);
+            again.setByteUnits(ByteUnits::Binary);
+            again.close();
+        }
+        MainWindow last;
+        QCOMPARE(last.chart()->plot()->yAxis->label(), QStringLiteral("memory (GiB)"));
+        last.close();
     }
 
     void scriptedModeSavesAScreenshot() {

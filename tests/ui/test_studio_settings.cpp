@@ -48,6 +48,7 @@ QString firstDifference(const StudioSettings& a, const StudioSettings& b) {
     SAME(a.lastOpenDir == b.lastOpenDir, "lastOpenDir");
     SAME(a.lastExportDir == b.lastExportDir, "lastExportDir");
     SAME(a.exportFormat == b.exportFormat, "exportFormat");
+    SAME(a.units == b.units, "units");
     SAME(a.windowGeometry == b.windowGeometry, "windowGeometry");
     SAME(a.windowState == b.windowState, "windowState");
     SAME(a.generator == b.generator, "generator");
@@ -82,6 +83,7 @@ StudioSettings nonDefault() {
     s.lastOpenDir = QStringLiteral("/srv/art/Pictures");
     s.lastExportDir = QStringLiteral("/srv/art/Meshes, for Blender");
     s.exportFormat = QStringLiteral("obj");
+    s.units = stageload::ByteUnits::Decimal;
     s.windowGeometry = QByteArray("\x01\x02\x00\xff geometry", 13);
     s.windowState = QByteArray("\x00state\n", 7);
     s.generator = QStringLiteral("/srv/art/generators/trellis-cpp.json");
@@ -205,6 +207,7 @@ private slots:
         QTest::newRow("zero poll") << "guard/poll" << QVariant("0");
         QTest::newRow("bad regex") << "guard/busy" << QVariant(QStringList{"(unclosed"});
         QTest::newRow("fbx export") << "export/format" << QVariant("fbx");
+        QTest::newRow("units metric") << "display/units" << QVariant("metric");
     }
 
     void invalidValueFallsBackToDefault() {

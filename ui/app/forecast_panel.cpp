@@ -7,10 +7,10 @@
 #include <QVBoxLayout>
 
 #include "guard/base/error.h"
-#include "guard/base/units.h"
 #include "guard/memory/system_memory.h"
 #include "guard/policy/guard_options.h"
 #include "guard/process/process_list.h"
+#include "ui/chart/display_units.h"
 
 namespace stageload::app {
 namespace {
@@ -95,7 +95,9 @@ void ForecastPanel::refreshMemory() {
     // Judged bare first: the other programs (every process's memory read) and a smaller setting
     // are looked for only for a run that does not simply fit.
     const auto judge = [&](const std::vector<ProgramMemory>& others, const std::string& smaller) {
-        return judgeAgainstGuard(judgeFit(forecast_, *available, others, held_, smaller), total, stopLevel_, others);
+        const ByteUnits units = chart::displayUnits();
+        return judgeAgainstGuard(judgeFit(forecast_, *available, others, held_, smaller, units), total, stopLevel_,
+                                 others, units);
     };
     verdict_ = judge({}, {});
     if (verdict_.fit != Fit::Fits && verdict_.fit != Fit::Unknown) {
@@ -105,7 +107,7 @@ void ForecastPanel::refreshMemory() {
             others = largestPrograms(processes, selfAndAncestors(processes), 5);
         } catch (const Error&) {
         }
-        verdict_ = judge(others, smallerSettingThatFits(history_, key_, *available, held_));
+        verdict_ = judge(others, smallerSettingThatFits(history_, key_, *available, held_, chart::displayUnits()));
     }
     showForecast();
 }
@@ -142,11 +144,11 @@ void ForecastPanel::showForecast() {
     QString rows;
     for (const auto& s : forecast_.stages) {
         const bool peak = s.stage == verdict_.stage;
-        QString value = s.peak ? QString::fromStdString(formatBytes(*s.peak)) : tr("unknown");
+        QString value = s.peak ? chart::sizeText(*s.peak) : tr("unknown");
         if (s.lowerBound) value = tr("≥ %1").arg(value);
         QString note = s.rough ? tr("&nbsp;rough") : QString();
         if (s.lowerBound) note = tr("&nbsp;its weights; not run yet");
-        else if (s.weights) note += tr("&nbsp;(weights %1)").arg(QString::fromStdString(formatBytes(*s.weights)));
+        else if (s.weights) note += tr("&nbsp;(weights %1)").arg(chart::sizeText(*s.weights));
         rows += QStringLiteral("<tr><td>%1%2%3</td><td align='right'>%1%4%3</td><td>%5</td></tr>")
                     .arg(peak ? QStringLiteral("<b>") : QString(), QString::fromStdString(s.stage),
                          peak ? QStringLiteral("</b>") : QString(), value, note);

@@ -8,6 +8,8 @@
 #include <QMenu>
 #include <QUrl>
 
+#include "ui/chart/display_units.h"
+
 namespace stageload::app {
 namespace {
 
@@ -38,7 +40,7 @@ HistoryPanel::HistoryPanel(QWidget* parent) : QTreeWidget(parent) {
     setObjectName(QStringLiteral("history"));
     setColumnCount(ColumnCount);
     setHeaderLabels({tr("When"), tr("Picture"), tr("Pipeline"), tr("Mode"), tr("Seed"), tr("Remover"), tr("Result"),
-                     tr("Seconds"), tr("Peak (GiB)"), tr("Triangles")});
+                     tr("Seconds"), tr("Peak"), tr("Triangles")});
     // Every column says what it holds.
     headerItem()->setToolTip(When, tr("When the run was started, in local time"));
     headerItem()->setToolTip(Picture, tr("The picture it was given (hover a row for the whole path)"));
@@ -50,9 +52,8 @@ HistoryPanel::HistoryPanel(QWidget* parent) : QTreeWidget(parent) {
     headerItem()->setToolTip(Status, tr("How it ended: done, failed, cancelled, stopped by the guard, interrupted "
                                         "(hover a row for why)"));
     headerItem()->setToolTip(Seconds, tr("The run itself, from its trace: the guard's wait before it is not counted"));
-    headerItem()->setToolTip(Peak, tr("The run's largest footprint: all the memory its process (or its generator's "
-                                      "process group) held at once, GiB = 2^30 bytes"));
     headerItem()->setToolTip(Triangles, tr("Triangles of the mesh it made"));
+    showUnits();
     setRootIsDecorated(false);
     setUniformRowHeights(true);
     setAlternatingRowColors(true);
@@ -63,9 +64,17 @@ HistoryPanel::HistoryPanel(QWidget* parent) : QTreeWidget(parent) {
     connect(this, &QWidget::customContextMenuRequested, this, &HistoryPanel::showMenu);
 }
 
+void HistoryPanel::showUnits() {
+    headerItem()->setText(Peak, tr("Peak (%1)").arg(chart::unitSymbol()));
+    headerItem()->setToolTip(Peak, tr("The run's largest footprint: all the memory its process (or its generator's "
+                                      "process group) held at once, %1")
+                                       .arg(chart::unitDefinition()));
+}
+
 void HistoryPanel::setRecords(const QList<studio::RunRecord>& records) {
     records_ = records;
     clear();
+    showUnits();  // setRecords() again redraws the peaks in a new display unit
     for (const auto& r : records) {
         auto* item = new QTreeWidgetItem(this);
         item->setData(0, Qt::UserRole, r.id);
@@ -90,7 +99,7 @@ void HistoryPanel::setRecords(const QList<studio::RunRecord>& records) {
         if (ran > 0 && r.seconds > ran + 0.5)
             item->setToolTip(Seconds, tr("%1 s with the guard's wait").arg(r.seconds, 0, 'f', 1));
         const double peak = r.summary.value(QStringLiteral("peak_footprint")).toDouble(0.0);
-        item->setText(Peak, peak > 0 ? QString::number(peak / double(1 << 30), 'f', 2) : QString());
+        item->setText(Peak, peak > 0 ? chart::unitNumber(static_cast<std::int64_t>(peak)) : QString());
         item->setText(Triangles, r.triangles > 0 ? QLocale().toString(r.triangles) : QString());
         if (r.status == studio::RunRecord::statusFailed() || r.status == studio::RunRecord::statusStopped())
             item->setForeground(Status, QColor(0xd9, 0x53, 0x4f));

@@ -22,6 +22,8 @@ class HistoryPanel : public QTreeWidget {
 public:
     explicit HistoryPanel(QWidget* parent = nullptr);
 
+    /// Lists `records`, the peaks in the display unit (display_units.h): call it again after a
+    /// change of unit.
     void setRecords(const QList<studio::RunRecord>& records);
     /// The id of the selected run, or "".
     QString selectedId() const;
@@ -33,6 +35,8 @@ signals:
 
 private:
     void showMenu(const QPoint& at);
+    /// The Peak column's header and tooltip in the display unit (display_units.h).
+    void showUnits();
     QList<studio::RunRecord> records_;
 };
 

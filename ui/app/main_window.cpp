@@ -21,7 +21,6 @@
 
 #include "engine/api/weights.h"
 #include "guard/base/data_dirs.h"
-#include "guard/base/units.h"
 #include "engine/pipelines/character/character_run.h"
 #include "guard/forecast/forecast.h"
 #include "guard/trace/summary.h"
@@ -33,8 +32,10 @@
 #include "ui/app/history_panel.h"
 #include "ui/app/input_panel.h"
 #include "ui/app/log_pane.h"
+#include "ui/app/preferences_dialog.h"
 #include "ui/app/remover_installer.h"
 #include "ui/app/settings_panel.h"
+#include "ui/chart/display_units.h"
 #include "ui/chart/memory_chart.h"
 #include "ui/studio/guard_panel.h"
 #include "ui/view/mesh_panel.h"
@@ -57,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), blender_(blenderE
     setAcceptDrops(true);
     QStringList ignored;
     settings_ = studio::loadSettings(QSettings(), &ignored);
+    chart::setDisplayUnits(settings_.units);  // before any widget writes a size
     stages_ = toQStrings(characterStages());
 
     buildLayout();
@@ -84,6 +86,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), blender_(blenderE
     for (const auto& w : broken) spdlog::warn("history: {}", w.toStdString());
 
     reloadGenerators();
+    // A generator chosen last from a file outside the generator folders is chosen again.
+    if (!settings_.generator.isEmpty() && !findGenerator(settings_.generator)) {
+        try {
+            generators_.generators.push_back(readGeneratorDef(settings_.generator.toStdString()));
+            settingsPanel_->setGenerators(generators_.generators);
+        } catch (const stageload::Error& e) {
+            spdlog::warn("settings: the generator chosen last cannot be used ({}); the built-in pipeline is chosen",
+                         e.what());
+        }
+    }
     settingsPanel_->setSettings(settings_);
     guardPanel_->setParams(settings_.guard, settings_.guardEnabled);
     guardPanel_->showIdle();
@@ -143,6 +155,7 @@ void MainWindow::buildLayout() {
     connect(settingsPanel_, &SettingsPanel::edited, this, &MainWindow::updateForecast);
     connect(settingsPanel_, &SettingsPanel::setupRequested, this, &MainWindow::setUpGenerator);
     auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("inputScroll"));
     scroll->setWidget(left);
     scroll->setWidgetResizable(true);
     // Every dock has an object name, so saveState() can put it back where the user left it.
@@ -166,6 +179,7 @@ void MainWindow::buildLayout() {
     memoryLayout->addWidget(forecastPanel_);
     memoryLayout->addWidget(guardPanel_, 1);
     auto* memoryScroll = new QScrollArea(this);
+    memoryScroll->setObjectName(QStringLiteral("guardScroll"));
     memoryScroll->setWidget(memory);
     memoryScroll->setWidgetResizable(true);
     guardDock_ = dock(tr("Forecast and guard"), "guardDock", memoryScroll, Qt::LeftDockWidgetArea);
@@ -177,8 +191,8 @@ void MainWindow::buildLayout() {
     logDock_->raise();
     connect(chart_, &MemoryChart::overForecast, this, [this](const QString& stage, double footprint, double forecast) {
         const QString text = tr("%1 needs more than forecast: %2, forecast %3").arg(
-            stage, QString::fromStdString(formatBytes(static_cast<std::int64_t>(footprint))),
-            QString::fromStdString(formatBytes(static_cast<std::int64_t>(forecast))));
+            stage, chart::sizeText(static_cast<std::int64_t>(footprint)),
+            chart::sizeText(static_cast<std::int64_t>(forecast)));
         spdlog::warn("{}", text.toStdString());
         statusBar()->showMessage(text, 15000);
     });
@@ -365,6 +379,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
+    saveSettingsNow();
+    event->accept();
+}
+
+void MainWindow::saveSettingsNow() {
     settingsPanel_->applyTo(settings_);
     settings_.guardEnabled = guardPanel_->guardEnabled();
     if (auto p = guardPanel_->params()) settings_.guard = *p;
@@ -372,7 +391,20 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings_.windowState = saveState();
     QSettings qs;
     studio::saveSettings(qs, settings_);
-    event->accept();
+}
+
+void MainWindow::setByteUnits(ByteUnits units) {
+    chart::setDisplayUnits(units);
+    settings_.units = units;
+    chart_->refreshUnits();
+    refreshHistory();
+    forecastPanel_->refreshMemory();
+    saveSettingsNow();  // a preference is kept at once, not only when the window closes
+}
+
+void MainWindow::showPreferences() {
+    PreferencesDialog dialog(settings_.units, this);
+    if (dialog.exec() == QDialog::Accepted && dialog.units() != settings_.units) setByteUnits(dialog.units());
 }
 
 }  // namespace stageload::app

@@ -110,6 +110,12 @@ public:
     /// as the pipeline of the next run; false with a message when the file is refused.
     bool useGenerator(const QString& file);
 
+    /// Shows every size in `units` from now on (the chart, its table, History, the forecast, the
+    /// guard panel) and remembers the choice; Preferences' OK.
+    void setByteUnits(stageload::ByteUnits units);
+    /// File ▸ Preferences…
+    void showPreferences();
+
     MeshPanel* meshPanel() const { return meshPanel_; }
     MemoryChart* chart() const { return chart_; }
     studio::GuardPanel* guardPanel() const { return guardPanel_; }
@@ -132,6 +138,8 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    /// Writes every setting now (the panels' values, the guard's, the window's layout).
+    void saveSettingsNow();
     void buildActions();
     void buildLayout();
     void arrangeFirstLayout();

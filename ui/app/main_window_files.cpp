@@ -106,6 +106,9 @@ void MainWindow::buildActions() {
     blenderAction_ = file->addAction(tr("Open in &Blender"), QKeySequence(tr("Ctrl+B")), this, &MainWindow::launchBlender);
     file->addAction(tr("&Save Chart…"), this, &MainWindow::saveChart);
     file->addSeparator();
+    file->addAction(tr("Pre&ferences…"), QKeySequence::Preferences, this, &MainWindow::showPreferences)
+        ->setMenuRole(QAction::PreferencesRole);
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     auto* run = menuBar()->addMenu(tr("&Run"));

@@ -19,7 +19,6 @@
 
 #include "engine/api/run_meta.h"
 #include "engine/api/weights.h"
-#include "guard/base/units.h"
 #include "guard/forecast/forecast.h"
 #include "guard/generator/generator_run.h"
 #include "guard/memory/process_memory.h"
@@ -30,6 +29,7 @@
 #include "ui/app/forecast_panel.h"
 #include "ui/app/input_panel.h"
 #include "ui/app/settings_panel.h"
+#include "ui/chart/display_units.h"
 #include "ui/chart/memory_chart.h"
 #include "ui/studio/guard_panel.h"
 #include "ui/studio/run_launcher.h"
@@ -85,7 +85,7 @@ bool MainWindow::generate() {
             updateForecast();
             if (const auto need = forecastPanel_->need()) {
                 s.guard.need = std::max(s.guard.need.value_or(0), *need);
-                spdlog::info("the guard waits for {} available: {}", formatBytes(*s.guard.need),
+                spdlog::info("the guard waits for {} available: {}", chart::sizeText(*s.guard.need).toStdString(),
                              forecastPanel_->verdict().text);
             }
         }

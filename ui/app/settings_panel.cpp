@@ -29,9 +29,17 @@ QString text(std::string_view s) {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
+// A choice's label is long ("Auto — the classical cut-out on even backgrounds, …"): the box
+// takes the dock's width and elides it, so the dock never scrolls sideways on a laptop screen;
+// the list it opens is as wide as its longest item, and each item's whole text is its tooltip.
 QComboBox* comboOf(const std::vector<std::pair<QString, QString>>& items) {
     auto* box = new QComboBox;
-    for (const auto& [label, value] : items) box->addItem(label, value);
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(12);
+    for (const auto& [label, value] : items) {
+        box->addItem(label, value);
+        box->setItemData(box->count() - 1, label, Qt::ToolTipRole);
+    }
     return box;
 }
 
@@ -298,6 +306,7 @@ void SettingsPanel::setGenerators(const std::vector<GeneratorDef>& generators) {
     for (const auto& g : generators) {
         box->addItem(QString::fromStdString(g.name),
                      QLatin1String(kGeneratorPrefix) + QString::fromStdString(g.source.string()));
+        box->setItemData(box->count() - 1, QString::fromStdString(g.name), Qt::ToolTipRole);
     }
     box->setCurrentIndex(std::max(0, box->findData(current)));
     showPipeline();
@@ -317,7 +326,7 @@ void SettingsPanel::updateRemovers() {
         const bool installed = removerInstalled(c.value);
         item->setText(installed ? label : label + tr(" (not installed)"));
         item->setEnabled(installed);
-        item->setToolTip(installed ? QString() : tr("Not installed: %1").arg(text(installHint(c.value))));
+        item->setToolTip(installed ? label : label + tr("\nNot installed: %1").arg(text(installHint(c.value))));
     }
     if (!model->item(box->currentIndex()) || !model->item(box->currentIndex())->isEnabled()) box->setCurrentIndex(0);
 }

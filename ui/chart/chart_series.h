@@ -25,7 +25,7 @@ namespace stageload::chart {
 enum class Series { Footprint, Swap, Gpu, Level, Command, Pressure };
 
 enum class SeriesAxis {
-    Bytes,    ///< the left axis, in GiB
+    Bytes,    ///< the left axis, in the display unit (GiB or GB)
     Percent,  ///< the right axis, 0..100
 };
 

@@ -31,26 +31,6 @@ void placeAt(QCPItemPosition* p, QCustomPlot* plot) {
     p->setTypeY(QCPItemPosition::ptAxisRectRatio);
 }
 
-// `text` broken into lines no wider than `width` pixels: after "…:" first, then between words
-// (a word wider than that keeps a line of its own).
-QString wrapped(const QString& text, const QFont& font, double width) {
-    const QFontMetricsF metrics(font);
-    if (metrics.horizontalAdvance(text) <= width) return text;
-    QStringList lines;
-    QString line;
-    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-        if (!line.isEmpty() && (metrics.horizontalAdvance(longer) > width || line.endsWith(QLatin1Char(':')))) {
-            lines << line;
-            line = word;
-        } else {
-            line = longer;
-        }
-    }
-    if (!line.isEmpty()) lines << line;
-    return lines.join(QLatin1Char('\n'));
-}
-
 }  // namespace
 
 EventMarks::EventMarks(QCustomPlot* plot)
@@ -121,7 +101,7 @@ void EventMarks::placeStopLabel(const std::vector<QRectF>& avoid) {
     // Wrapped to under half the plot's width (the reason under "stopped by the guard:"), so it
     // fits beside the line whatever the window.
     QCPItemText& label = *stop_->label;
-    label.setText(wrapped(stop_->text, label.font(), std::max(140.0, 0.45 * plot_->axisRect()->width())));
+    label.setText(wrapText(stop_->text, label.font(), std::max(140.0, 0.45 * plot_->axisRect()->width())));
     std::vector<LabelSpot> spots;
     for (const auto side : {Qt::AlignRight, Qt::AlignLeft})
         for (const double at : {style::kStopLabelAt, 0.3, 0.55, 0.75})

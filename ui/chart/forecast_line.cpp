@@ -4,7 +4,7 @@
 
 #include <qcustomplot.h>
 
-#include "guard/base/units.h"
+#include "ui/chart/display_units.h"
 #include "guard/forecast/verdict.h"
 
 namespace stageload::chart {
@@ -28,7 +28,7 @@ bool ForecastLine::update(const std::vector<ChartBand>& bands) {
         const auto it = std::find_if(stagePeaks_.begin(), stagePeaks_.end(),
                                      [&](const auto& f) { return QString::fromStdString(f.first) == band.name; });
         if (it == stagePeaks_.end()) continue;
-        const double y = static_cast<double>(it->second) / kGiB;
+        const double y = static_cast<double>(it->second) / unitBytes();
         t << band.start << std::max(band.end, band.start);
         gib << y << y;
         top_ = std::max(top_, static_cast<double>(it->second));

@@ -4,9 +4,30 @@
 #include <cmath>
 #include <limits>
 
+#include <QFontMetricsF>
+#include <QStringList>
 #include <qcustomplot.h>
 
 namespace stageload::chart {
+
+QString wrapText(const QString& text, const QFont& font, double width) {
+    const QFontMetricsF metrics(font);
+    if (metrics.horizontalAdvance(text) <= width) return text;
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && (metrics.horizontalAdvance(longer) > width || line.endsWith(QLatin1Char(':')))) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.isEmpty()) lines << line;
+    for (QString& l : lines) l = metrics.elidedText(l, Qt::ElideMiddle, width);
+    return lines.join(QLatin1Char('\n'));
+}
 namespace {
 
 // The pixel columns of one graph's data under [left, right] that reach into [top, bottom]: the

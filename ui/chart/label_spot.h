@@ -14,8 +14,10 @@
 
 #include <QPointF>
 #include <QRectF>
+#include <QString>
 
 class QCustomPlot;
+class QFont;
 class QCPItemText;
 
 namespace stageload::chart {
@@ -31,6 +33,10 @@ int coveredData(const QCustomPlot& plot, const QRectF& rect);
 
 /// The rectangle `label` takes now, in pixels.
 QRectF labelRect(const QCPItemText& label);
+
+/// `text` broken into lines no wider than `width` pixels in `font`: after "…:" first, then
+/// between words; a word wider than that (a long file name) is elided in its middle.
+QString wrapText(const QString& text, const QFont& font, double width);
 
 /// Moves `label` to the first of `spots` that lies wholly in the axis rect and covers no data
 /// and none of `avoid`; or else to the spot that covers the least. Returns the chosen spot.

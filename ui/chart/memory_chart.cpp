@@ -6,11 +6,12 @@
 #include <QSplitter>
 #include <qcustomplot.h>
 
-#include "guard/base/units.h"
+#include "ui/chart/display_units.h"
 #include "ui/chart/chart_export.h"
 #include "ui/chart/event_marks.h"
 #include "ui/chart/forecast_line.h"
 #include "ui/chart/guard_level_lines.h"
+#include "ui/chart/label_spot.h"
 #include "ui/chart/run_graphs.h"
 #include "ui/chart/stage_peak_table.h"
 
@@ -73,7 +74,7 @@ void MemoryChart::setupPlot() {
     plot_->setMinimumSize(320, 200);
 
     plot_->xAxis->setLabel(tr("time (s)"));
-    plot_->yAxis->setLabel(tr("memory (GiB)"));
+    plot_->yAxis->setLabel(tr("memory (%1)").arg(unitSymbol()));
     plot_->yAxis2->setLabel(tr("available (%)"));
     auto percent = QSharedPointer<QCPAxisTickerFixed>::create();
     percent->setTickStep(20);
@@ -234,8 +235,15 @@ void MemoryChart::setTitle(const QString& title) {
     scheduleRefresh();
 }
 
-QString MemoryChart::title() const {
-    return titleElement_ ? titleElement_->text() : QString();
+QString MemoryChart::title() const { return titleElement_ ? titleText_ : QString(); }
+
+QString MemoryChart::shownTitle() const { return titleElement_ ? titleElement_->text() : QString(); }
+
+void MemoryChart::fitTitle() {
+    // A title with overlays ("knight.png · character · Dec 3 12:00 (solid) vs …") is wider than
+    // a narrow chart: wrapped between words, never cut at the plot's edge.
+    if (titleElement_)
+        titleElement_->setText(wrapText(titleText_, titleElement_->font(), std::max(100, plot_->width() - 24)));
 }
 
 void MemoryChart::updateTitle() {
@@ -267,7 +275,8 @@ void MemoryChart::updateTitle() {
         plot_->plotLayout()->addElement(0, 0, titleElement_);
         plot_->plotLayout()->setRowStretchFactor(0, 0.001);
     }
-    titleElement_->setText(text);
+    titleText_ = text;
+    fitTitle();
 }
 
 void MemoryChart::addMark(const Event& event) {
@@ -319,6 +328,7 @@ void MemoryChart::refresh() {
         }
     }
     if (graphs_->updateVisibility(run_) || legendDirty_) updateLegend();
+    fitTitle();
     updateRanges();
     placeLabels();
     plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -350,9 +360,19 @@ void MemoryChart::flush() {
     if (run_.revision() != shownRevision_) refreshSummary();
     graphs_->updateVisibility(run_);
     updateLegend();
+    fitTitle();
     updateRanges();
     placeLabels();
     plot_->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+void MemoryChart::refreshUnits() {
+    plot_->yAxis->setLabel(tr("memory (%1)").arg(unitSymbol()));
+    graphs_->setData(run_);
+    for (auto& o : overlays_) o.graphs->setData(o.run);
+    table_->refreshUnits();
+    refreshSummary();  // the table's rows and the forecast line, in the new unit
+    flush();
 }
 
 void MemoryChart::setForecast(std::vector<std::pair<std::string, std::int64_t>> stagePeaks) {
@@ -376,7 +396,7 @@ void MemoryChart::updateRanges() {
         lastT = std::max(lastT, o.run.lastT());
         maxBytes = std::max(maxBytes, o.run.maxBytes());
     }
-    const double top = std::max(1.0, maxBytes / kGiB) / (1.0 - style::kHeadroom);
+    const double top = std::max(1.0, maxBytes / unitBytes()) / (1.0 - style::kHeadroom);
     plot_->yAxis->setRange(0.0, top);
     // The right axis is there while a series on it is.
     bool percent = false;

@@ -1,6 +1,6 @@
 #pragma once
 // The memory chart: process footprint (bold), available memory, swap used and GPU
-// memory over time, in GiB, with named stage bands, load/release ticks, hover readouts,
+// memory over time, in GiB or GB (display_units.h), with named stage bands, load/release ticks, hover readouts,
 // horizontal zoom and pan, overlaid runs and a per-stage peak table beside the plot.
 //
 //   auto* chart = new stageload::chart::MemoryChart(this);
@@ -136,7 +136,9 @@ public:
 
     /// The title above the plot; empty (the default) composes one from the runs' labels.
     void setTitle(const QString& title);
+    /// The whole title, and the title as drawn: wrapped between words to the plot's width.
     QString title() const;
+    QString shownTitle() const;
 
     // --- view ---
     /// Shows the whole data again and, while live, follows it (also on a double-click).
@@ -152,6 +154,9 @@ public:
 
     /// Applies pending replots, bands and table updates now (tests, before a grab).
     void flush();
+    /// Draws every run, the axis, the forecast and the table in the display unit again (after
+    /// setDisplayUnits(): display_units.h).
+    void refreshUnits();
 
     // --- for tests and the app ---
     QCustomPlot* plot() const { return plot_; }
@@ -193,6 +198,7 @@ private:
     void updateRanges();
     void updateLegend();
     void updateTitle();
+    void fitTitle();
     void updateForecastLine();
     void placeLabels();
     void onMouseMove(const QPointF& pos);
@@ -223,6 +229,7 @@ private:
     std::string liveStage_;  ///< the live run's current stage
 
     QString title_;
+    QString titleText_;  ///< the title composed by updateTitle(), before fitTitle() wraps it
     bool live_ = false;
     bool following_ = true;
     bool legendDirty_ = false;

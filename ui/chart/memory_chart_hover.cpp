@@ -5,7 +5,7 @@
 #include <QToolTip>
 #include <qcustomplot.h>
 
-#include "guard/base/units.h"
+#include "ui/chart/display_units.h"
 #include "ui/chart/event_marks.h"
 #include "ui/chart/memory_chart.h"
 #include "ui/chart/run_graphs.h"
@@ -17,7 +17,7 @@ constexpr double kTickReachPx = 6.0;  // how close to a tick the mouse must be
 constexpr int kMaxTicksListed = 6;
 
 QString bytes(double value) {
-    return QString::fromStdString(formatBytes(static_cast<std::int64_t>(std::llround(value))));
+    return sizeText(static_cast<std::int64_t>(std::llround(value)));
 }
 
 QString seconds(double t) {
@@ -52,7 +52,7 @@ QStringList readout(const RunData& run, const RunGraphs& graphs, double t) {
         if (!v) continue;
         const auto& row = seriesInfo(series);
         QString value = row.axis == SeriesAxis::Percent ? QString::number(*v, 'f', 0) + QStringLiteral(" %")
-                                                        : bytes(*v * kGiB);
+                                                        : bytes(*v * unitBytes());
         if (const double detail = row.detailBytes ? row.detailBytes(*s) : 0.0; detail > 0)
             value += QStringLiteral(" (%1)").arg(bytes(detail));
         const QString name = QString::fromUtf8(row.readoutName);

@@ -1,6 +1,6 @@
 #include "ui/chart/run_graphs.h"
 
-#include "guard/base/units.h"
+#include "ui/chart/display_units.h"
 
 namespace stageload::chart {
 
@@ -32,7 +32,7 @@ RunGraphs::~RunGraphs() {
 std::optional<double> RunGraphs::plotValue(Series s, const MemorySample& x) {
     const auto& row = seriesInfo(s);
     auto v = row.value(x);
-    if (v && row.axis == SeriesAxis::Bytes) *v /= kGiB;
+    if (v && row.axis == SeriesAxis::Bytes) *v /= unitBytes();
     return v;
 }
 

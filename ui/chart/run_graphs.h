@@ -1,6 +1,6 @@
 #pragma once
 // The lines of one run in the memory chart (internal to ui/chart): footprint, available memory
-// (GiB, or `level` in percent on the right axis when the samples carry no available bytes),
+// (in the display unit, display_units.h, or `level` in percent on the right axis when the samples carry no available bytes),
 // swap used and GPU memory, as QCPGraphs of one QCustomPlot.
 //
 //   stageload::chart::RunGraphs graphs(plot, "staged-1", style::kPrimaryRun);  // or overlay 0, 1 ...
@@ -28,7 +28,7 @@ public:
     RunGraphs(const RunGraphs&) = delete;
     RunGraphs& operator=(const RunGraphs&) = delete;
 
-    /// Adds one point per series (x: t in seconds, y: GiB, or percent for Level).
+    /// Adds one point per series (x: t in seconds, y: the display unit, or percent for Level).
     void append(const MemorySample& sample);
     /// Replaces every series with the samples of `run`.
     void setData(const RunData& run);

@@ -4,23 +4,24 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/chart/display_units.h"
+
 namespace stageload::chart {
+namespace {
+QString sizeCell(std::optional<std::int64_t> bytes) { return bytes ? unitNumber(bytes) : QStringLiteral("–"); }
+}  // namespace
 
 StagePeakTable::StagePeakTable(QWidget* parent) : QTableWidget(0, 6, parent) {
-    setHorizontalHeaderLabels(
-        {tr("stage"), tr("seconds"), tr("peak (GiB)"), tr("high-water (GiB)"), tr("other"), tr("change")});
+    setHorizontalHeaderLabels({tr("stage"), tr("seconds"), {}, {}, tr("other"), tr("change")});
     setColumnHidden(OtherPeakColumn, true);
     setColumnHidden(ChangeColumn, true);
     // Every column says what it holds; "peak" and "high-water" are not the same thing.
     horizontalHeaderItem(StageColumn)->setToolTip(tr("The stage, from its start to the next one's"));
     horizontalHeaderItem(SecondsColumn)->setToolTip(tr("How long the stage ran, in seconds"));
-    horizontalHeaderItem(PeakColumn)
-        ->setToolTip(tr("The highest footprint the meter sampled in the stage (GiB = 2^30 bytes)"));
-    horizontalHeaderItem(HighWaterColumn)
-        ->setToolTip(tr("The engine's exact peak of the stage (VmHWM), which sampling can miss in a short stage"));
     horizontalHeaderItem(OtherPeakColumn)->setToolTip(tr("The other run's peak of the same stage"));
     horizontalHeaderItem(ChangeColumn)->setToolTip(tr("This run's peak against the other run's"));
     setColumnHidden(HighWaterColumn, true);
+    refreshUnits();
     // Every column as wide as its contents, stage names whole ("shape_512", not "shape…"); a
     // narrow table scrolls sideways rather than cut them, and the last column takes what is left.
     for (const Column c : {StageColumn, SecondsColumn, PeakColumn, HighWaterColumn, OtherPeakColumn, ChangeColumn})
@@ -32,7 +33,19 @@ StagePeakTable::StagePeakTable(QWidget* parent) : QTableWidget(0, 6, parent) {
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setAlternatingRowColors(true);
-    setToolTip(tr("Per stage: seconds and peak footprint (GiB = 2^30 bytes)"));
+}
+
+void StagePeakTable::refreshUnits() {
+    horizontalHeaderItem(PeakColumn)->setText(tr("peak (%1)").arg(unitSymbol()));
+    horizontalHeaderItem(HighWaterColumn)->setText(tr("high-water (%1)").arg(unitSymbol()));
+    horizontalHeaderItem(OtherPeakColumn)->setText(tr("%1 (%2)").arg(otherLabel_, unitSymbol()));
+    horizontalHeaderItem(PeakColumn)
+        ->setToolTip(tr("The highest footprint the meter sampled in the stage (%1)").arg(unitDefinition()));
+    horizontalHeaderItem(HighWaterColumn)
+        ->setToolTip(tr("The engine's exact peak of the stage (VmHWM), which sampling can miss in a "
+                        "short stage (%1)")
+                         .arg(unitDefinition()));
+    setToolTip(tr("Per stage: seconds and peak footprint (%1)").arg(unitDefinition()));
 }
 
 QString StagePeakTable::formatSeconds(double seconds) {
@@ -47,7 +60,8 @@ void StagePeakTable::clearRows() {
 void StagePeakTable::setComparison(const Summary* other, const QString& label) {
     other_.reset();
     if (other) other_ = *other;
-    horizontalHeaderItem(OtherPeakColumn)->setText(tr("%1 (GiB)").arg(label));
+    otherLabel_ = label;
+    horizontalHeaderItem(OtherPeakColumn)->setText(tr("%1 (%2)").arg(label, unitSymbol()));
     horizontalHeaderItem(ChangeColumn)->setToolTip(tr("This run's peak against %1's").arg(label));
     setColumnHidden(OtherPeakColumn, !other);
     setColumnHidden(ChangeColumn, !other);
@@ -70,7 +84,7 @@ void StagePeakTable::setSummary(const Summary& summary) {
     // A/B: the same stage of the other run, by name; the totals' overall peaks.
     const auto compare = [this](int row, std::optional<std::int64_t> mine, std::optional<std::int64_t> theirs,
                                 bool total) {
-        setCell(row, OtherPeakColumn, QString::fromStdString(formatGb(theirs)), total);
+        setCell(row, OtherPeakColumn, sizeCell(theirs), total);
         QString change = QStringLiteral("–");
         if (mine && theirs && *theirs > 0) {
             const double percent = 100.0 * (double(*mine) - double(*theirs)) / double(*theirs);
@@ -105,8 +119,7 @@ void StagePeakTable::setCell(int row, int column, const QString& text, bool bold
 
 void StagePeakTable::setRow(int row, const QString& name, double seconds, std::optional<std::int64_t> peak,
                             std::optional<std::int64_t> highWater, bool total) {
-    const QString texts[4] = {name, formatSeconds(seconds), QString::fromStdString(formatGb(peak)),
-                              QString::fromStdString(formatGb(highWater))};
+    const QString texts[4] = {name, formatSeconds(seconds), sizeCell(peak), sizeCell(highWater)};
     for (int column = 0; column < 4; ++column) setCell(row, column, texts[column], total);
     item(row, StageColumn)->setToolTip(name);
 }

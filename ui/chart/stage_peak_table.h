@@ -2,9 +2,9 @@
 // The per-stage peak table beside the memory chart: stage | seconds | peak (GiB) | high-water
 // (GiB), one row per stage window, then a bold "total" row (duration, overall peak). The
 // high-water column is the engine's exact per-stage peak (its stage_peak marks), shown only for
-// traces that have it, as `stageload summary` does. GiB = 2^30 bytes, 2 decimals,
-// as stageload::formatGb() writes them (the published tables' convention); "–" for a window
-// without samples.
+// traces that have it, as `stageload summary` does. Sizes in the display unit (GiB = 2^30
+// bytes by default, or GB: display_units.h), 2 decimals as stageload::formatGb() writes them
+// (the published tables' convention); "–" for a window without samples.
 //
 //   stageload::chart::StagePeakTable table;
 //   table.setSummary(stageload::summarize(trace));
@@ -40,6 +40,9 @@ public:
     /// A/B: beside each stage, the peak of the same stage in `other` (labelled `label`) and the
     /// change from it ("−38 %"); nullptr hides the two columns. Call before setSummary().
     void setComparison(const Summary* other, const QString& label);
+    /// Writes the headers and tooltips in the display unit again (after setDisplayUnits());
+    /// the rows follow at the next setSummary().
+    void refreshUnits();
     /// Number of stage rows (without the total row).
     int stageRows() const { return stageRows_; }
 
@@ -54,6 +57,7 @@ private:
 
     int stageRows_ = 0;
     std::optional<Summary> other_;
+    QString otherLabel_;
 };
 
 }  // namespace stageload::chart

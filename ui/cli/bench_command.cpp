@@ -46,21 +46,26 @@ std::filesystem::path defaultCache() {
 double gib(double bytes) { return bytes / static_cast<double>(1ll << 30); }
 
 void printStages(const CascadeResult& r) {
-    std::printf("%-11s %7s %9s %9s %9s %8s %6s %9s %7s %9s %9s %9s\n", "stage", "seconds",
-                "peak GiB", "weights", "working", "net/need", "loads", "load GiB", "load s",
+    std::printf("%-11s %7s %9s %9s %9s %9s %6s %9s %7s %9s %9s %9s\n", "stage", "seconds",
+                "peak GiB", "weights", "working", "% of need", "loads", "load GiB", "load s",
                 "released", "returned", "enter ms");
     for (const auto& s : r.stages) {
         const double need = static_cast<double>(s.weightBytes + s.workingBytes);
-        const double net = static_cast<double>(s.peakRss - r.baselineRss);
-        std::printf("%-11s %7.2f %9.3f %9.3f %9.3f %8.3f %6d %9.3f %7.2f %9.3f %9.3f %9.1f\n",
+        const double added = static_cast<double>(s.peakRss - r.baselineRss);
+        // A stage whose peak stays under what the process held before any model (memory handed
+        // back) or that needs nothing has no meaningful share: a dash, not a negative ratio.
+        char share[16] = "-";
+        if (need > 0 && added > 0) std::snprintf(share, sizeof share, "%.0f %%", 100.0 * added / need);
+        std::printf("%-11s %7.2f %9.3f %9.3f %9.3f %9s %6d %9.3f %7.2f %9.3f %9.3f %9.1f\n",
                     s.name.c_str(), s.seconds, gib(s.peakRss), gib(s.weightBytes),
-                    gib(s.workingBytes), need > 0 ? net / need : 0.0, s.loads, gib(s.loadBytes),
-                    s.loadSeconds, gib(s.releasedBytes), gib(s.rssBeforeEnter - s.rssAfterEnter),
+                    gib(s.workingBytes), share, s.loads, gib(s.loadBytes), s.loadSeconds,
+                    gib(s.releasedBytes), gib(s.rssBeforeEnter - s.rssAfterEnter),
                     s.enterSeconds * 1000);
     }
-    std::printf("(net/need: (peak - the process's own %.3f GiB before any model) / (weights + "
-                "working); released: bytes the stage's enter() freed; returned: how much RSS "
-                "fell during enter(); enter ms: stage event + releases + memory handed back)\n",
+    std::printf("(%% of need: how much the stage's peak rose above the process's own %.3f GiB "
+                "before any model, as a share of weights + working; '-' when it stayed under it; "
+                "released: memory the stage freed as it began; returned: how much the process's "
+                "resident memory fell meanwhile; enter ms: the time that took)\n",
                 gib(static_cast<double>(r.baselineRss)));
 }
 

@@ -19,6 +19,7 @@
 #include "guard/base/units.h"
 #include "guard/memory/pressure.h"
 #include "guard/policy/guard_options.h"
+#include "ui/chart/display_units.h"
 #include "ui/studio/wheel_guard.h"
 
 namespace stageload::studio {
@@ -281,8 +282,7 @@ QString GuardPanel::stateText() const {
 QString GuardPanel::swapUseText(qint64 growth, qint64 budget) {
     return tr("swap %1%2 of %3 budget")
         .arg(growth < 0 ? QStringLiteral("-") : QStringLiteral("+"),
-             QString::fromStdString(formatBytes(growth < 0 ? -growth : growth)),
-             QString::fromStdString(formatBytes(budget)));
+             chart::sizeText(growth < 0 ? -growth : growth), chart::sizeText(budget));
 }
 
 void GuardPanel::setStateLine(const QString& text, const QColor& color) {

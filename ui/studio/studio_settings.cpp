@@ -15,6 +15,7 @@
 #include "guard/base/error.h"
 #include "engine/media/mesh_formats.h"
 #include "guard/policy/guard_options.h"
+#include "ui/chart/display_units.h"
 
 namespace stageload::studio {
 namespace {
@@ -29,6 +30,7 @@ constexpr auto kRecentFiles = "files/recent";
 constexpr auto kLastOpenDir = "files/lastOpenDir";
 constexpr auto kLastExportDir = "files/lastExportDir";
 constexpr auto kExportFormat = "export/format";
+constexpr auto kUnits = "display/units";
 constexpr auto kWindowGeometry = "window/geometry";
 constexpr auto kWindowState = "window/state";
 
@@ -257,6 +259,9 @@ StudioSettings loadSettings(const QSettings& settings, QStringList* warnings) {
     if (const auto v = r.raw(kLastExportDir)) s.lastExportDir = v->toString();
     r.read<QString>(kExportFormat, s.exportFormat, oneOf(StudioSettings::exportFormats()),
                     one + StudioSettings::exportFormats().join(comma), d.exportFormat);
+    r.read<ByteUnits>(kUnits, s.units, [](const QVariant& v) { return chart::unitsFromWord(v.toString().trimmed()); },
+                      one + chart::unitsWord(ByteUnits::Binary) + comma + chart::unitsWord(ByteUnits::Decimal),
+                      chart::unitsWord(d.units));
     if (const auto v = r.raw(kWindowGeometry)) s.windowGeometry = v->toByteArray();
     if (const auto v = r.raw(kWindowState)) s.windowState = v->toByteArray();
     return s;
@@ -283,6 +288,7 @@ void saveSettings(QSettings& settings, const StudioSettings& s) {
     set(kLastOpenDir, s.lastOpenDir);
     set(kLastExportDir, s.lastExportDir);
     set(kExportFormat, s.exportFormat);
+    set(kUnits, chart::unitsWord(s.units));
     set(kWindowGeometry, s.windowGeometry);
     set(kWindowState, s.windowState);
 }

@@ -12,7 +12,7 @@
 // Keys are grouped: "run/<key>" for each row of runFields() (as its text: "run/load" = "eager"),
 // "guard/<key>" for each row of guardOptions() that the panel shows (sizes as bytes, durations
 // as seconds, busy patterns as a string list), "generators/<generator>/<param>",
-// "files/recent", "window/geometry". loadSettings() never
+// "files/recent", "display/units", "window/geometry". loadSettings() never
 // throws and never returns something a run would refuse: each stored value that is missing,
 // unreadable or out of range falls back to that field's default, and each one that was present
 // but ignored adds a line to `warnings`. saveSettings() writes every field (it does not sync).
@@ -30,6 +30,7 @@
 #include <QStringList>
 
 #include "engine/api/run_settings.h"
+#include "guard/base/units.h"
 #include "guard/policy/guard_params.h"
 
 class QSettings;
@@ -64,6 +65,8 @@ struct StudioSettings {
     QString lastOpenDir;    ///< where Open dialogs start: the folder of the last file the user opened
     QString lastExportDir;  ///< where Export and Save dialogs start: the folder last saved to
     QString exportFormat = QStringLiteral("glb");  ///< a word of meshFormats() that writes
+    /// The unit family sizes are shown in (Preferences): "display/units" = binary or decimal.
+    stageload::ByteUnits units = stageload::ByteUnits::Binary;
     QByteArray windowGeometry;                     ///< QWidget::saveGeometry()
     QByteArray windowState;                        ///< QMainWindow::saveState()
 
