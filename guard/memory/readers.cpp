@@ -46,6 +46,13 @@ void addGpuReader(MemoryReaders& r, std::function<bool(pid_t)> member) {
 #if !defined(__APPLE__)
 namespace {
 
+/// The machine's memory from /proc/meminfo held open (a read, not an open, a read and a close).
+SystemMemory systemFrom(const KeptFile& meminfo) {
+    thread_local std::string text;
+    if (!meminfo.read(text)) return readSystemMemory();  // throws a FileError with errno
+    return parseMeminfo(text);
+}
+
 /// /proc/<pid>/status and /proc/meminfo kept open, read once per sample: the footprint reader
 /// reads status and keeps VmSwap for the "process_swap" extra, which read() calls right after.
 struct LinuxSampler {
@@ -64,11 +71,7 @@ struct LinuxSampler {
         return m.rss;
     }
 
-    SystemMemory system() const {
-        thread_local std::string text;
-        if (!meminfo.read(text)) return readSystemMemory();  // throws a FileError with errno
-        return parseMeminfo(text);
-    }
+    SystemMemory system() const { return systemFrom(meminfo); }
 
     std::string path;
     KeptFile status;
@@ -122,13 +125,21 @@ std::int64_t readGroupFootprint(pid_t pgid) {
     return total;
 }
 
-MemoryReaders groupReaders(pid_t pgid) {
+MemoryReaders groupReaders(pid_t pgid) { return groupReaders(std::make_shared<GroupMeter>(pgid)); }
+
+MemoryReaders groupReaders(std::shared_ptr<GroupMeter> group) {
+    const pid_t pgid = group->pgid();
     MemoryReaders r;
-    r.footprint = [pgid] { return readGroupFootprint(pgid); };
+    // One meter for both readers: read() calls the footprint first, so "processes" is the count
+    // of the same sample.
+    r.footprint = [group] { return group->footprint(); };
+#if defined(__APPLE__)
     r.system = [] { return readSystemMemory(); };
-    r.extra.emplace_back("processes", [pgid] {
-        return static_cast<double>(liveGroupMembers(listProcesses(false), pgid).size());
-    });
+#else
+    auto meminfo = std::make_shared<KeptFile>("/proc/meminfo");
+    r.system = [meminfo] { return systemFrom(*meminfo); };
+#endif
+    r.extra.emplace_back("processes", [group] { return static_cast<double>(group->processes()); });
     addGpuReader(r, [pgid](pid_t p) { return ::getpgid(p) == pgid; });
     addPressureReader(r);
     return r;

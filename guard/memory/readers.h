@@ -13,16 +13,18 @@
 // nvidia-smi counts it (gpu_memory.h); where the kernel reports memory pressure (PSI), both carry
 // "memory_pressure" too (pressure.h).
 // read() throws whatever a reader throws (FileError for /proc trouble); the readers made here are
-// thread-safe and cheap enough for 50 Hz (a group reader scans /proc, keep it at >= 0.1 s).
+// thread-safe and cheap enough for 50 Hz (a group reader keeps its members: group_meter.h).
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <sys/types.h>
 
+#include "guard/memory/group_meter.h"
 #include "guard/memory/system_memory.h"
 
 namespace stageload {
@@ -56,8 +58,10 @@ struct MemoryReaders {
 MemoryReaders processReaders(pid_t pid = 0);
 
 /// Footprint summed over the live members of process group `pgid`, the machine's memory, and
-/// "processes" (how many members) as an extra key; "cuda" with an NVIDIA driver.
+/// "processes" (how many members) as an extra key; "cuda" with an NVIDIA driver. The members
+/// are kept by a GroupMeter (group_meter.h); pass one to learn what it finds too.
 MemoryReaders groupReaders(pid_t pgid);
+MemoryReaders groupReaders(std::shared_ptr<GroupMeter> group);
 
 /// Sum of the footprints of the live members of group `pgid` (0 when it is empty).
 std::int64_t readGroupFootprint(pid_t pgid);

@@ -9,11 +9,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <QElapsedTimer>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "guard/base/error.h"
 #include "guard/memory/gpu_memory.h"
+#include "guard/memory/group_meter.h"
 #include "guard/memory/pressure.h"
 #include "guard/memory/process_memory.h"
 #include "guard/memory/readers.h"
@@ -199,6 +202,72 @@ private slots:
         QCOMPARE(readGroupFootprint(a), std::int64_t(0));  // gone
         const auto readers = groupReaders(a);
         QCOMPARE(readers.read(1.0).footprint, std::int64_t(0));
+    }
+
+    // The group meter keeps the group's members between full scans: children forked after the
+    // first scan are found through their parent at the next sample, a member that exits is
+    // dropped at once, a child that leaves the group is not taken in, and its sum is what a
+    // full scan of /proc sums.
+    void theGroupMeterFollowsItsMembersBetweenScans() {
+        QTemporaryDir dir;
+        const QByteArray go = dir.filePath("go").toUtf8();
+        const pid_t leader = ::fork();
+        if (leader == 0) {
+            ::setpgid(0, 0);
+            const std::string script = "while [ ! -e '" + go.toStdString() +
+                                       "' ]; do sleep 0.02; done; sleep 30 & sleep 30 & "
+                                       "setsid sleep 30 & wait";
+            ::execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        QVERIFY(leader > 0);
+        ::setpgid(leader, leader);  // both sides, so the group exists before either goes on
+        double now = 0.0;
+        GroupMeter meter(leader, 1e9, [&now] { return now; });
+        QVERIFY(meter.footprint() > 0);
+        QCOMPARE(meter.fullScans(), 1);
+        QFile(QString::fromUtf8(go)).open(QIODevice::WriteOnly);
+        // The two sleeps are found as the shell's children, without another full scan.
+        QElapsedTimer waited;
+        waited.start();
+        while (meter.processes() < 3 && waited.elapsed() < 5000) {
+            now += 0.11;  // children are looked for every 0.1 s
+            meter.footprint();
+            QTest::qSleep(20);
+        }
+        QCOMPARE(meter.processes(), 3);
+        QCOMPARE(meter.fullScans(), 1);
+        // The escapee (setsid) is not a member; at a full scan the sum is a full scan's sum.
+        now = 2e9;
+        QTest::qSleep(100);  // the setsid'd sleep has left the group by now
+        const std::int64_t metered = meter.footprint();
+        QCOMPARE(meter.fullScans(), 2);
+        QCOMPARE(meter.processes(), 3);
+        const auto all = listProcesses(false);
+        const auto members = liveGroupMembers(all, leader);
+        QCOMPARE(members.size(), std::size_t(3));
+        const auto escapee = std::find_if(all.begin(), all.end(), [&](const ProcessInfo& p) {
+            return p.ppid == leader && p.pgid != leader;
+        });
+        QVERIFY(escapee != all.end());  // it runs, outside the group
+        const pid_t escaped = escapee->pid;
+        QVERIFY2(std::llabs(metered - readGroupFootprint(leader)) < (std::int64_t(1) << 20),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(metered).arg(readGroupFootprint(leader))));
+        // A member killed is gone at the next sample.
+        const pid_t sleeper = members[0] == leader ? members[1] : members[0];
+        ::kill(sleeper, SIGKILL);
+        waited.restart();
+        while (meter.processes() == 3 && waited.elapsed() < 5000) {
+            meter.footprint();  // the same time: a member's exit is seen at every sample
+            QTest::qSleep(20);
+        }
+        QCOMPARE(meter.processes(), 2);
+        QCOMPARE(meter.fullScans(), 2);
+        ::kill(-leader, SIGKILL);
+        ::waitpid(leader, nullptr, 0);
+        QCOMPARE(meter.footprint(), std::int64_t(0));
+        QCOMPARE(meter.processes(), 0);
+        ::kill(escaped, SIGKILL);  // it ran on in its own session
     }
 
     void footprintIsResidentMemory() {
