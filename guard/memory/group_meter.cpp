@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <string>
@@ -68,8 +69,34 @@ std::size_t GroupMeter::leaverCount() const {
 }
 
 void GroupMeter::add(pid_t pid) {
+    if (members_.size() >= kMaxKept) {
+        overflow_ = true;
+        return;
+    }
     auto member = std::make_unique<Member>(pid);
-    if (member->statm.isOpen()) members_.emplace(pid, std::move(member));
+    if (member->statm.isOpen())
+        members_.emplace(pid, std::move(member));
+    else if (errno == EMFILE || errno == ENFILE)
+        overflow_ = true;  // no descriptor left: counted by scanning instead
+}
+
+std::int64_t GroupMeter::scannedFootprint() {
+    ++fullScans_;
+    std::int64_t total = 0;
+    int counted = 0;
+    try {
+        for (pid_t pid : liveGroupMembers(listProcesses(false), pgid_)) {
+            try {
+                total += readFootprint(pid);
+                ++counted;
+            } catch (const FileError&) {
+                // exited between the listing and the read
+            }
+        }
+    } catch (const Error&) {
+    }
+    processes_ = counted;
+    return total;
 }
 
 void GroupMeter::fullScan() {
@@ -120,6 +147,7 @@ void GroupMeter::findChildren() {
 std::int64_t GroupMeter::footprint() {
     std::lock_guard lock(mutex_);
 #if defined(__linux__)
+    if (overflow_) return scannedFootprint();  // too many members to keep open
     const double now = clock_();
     if (!scanned_ || now >= nextScan_) {
         fullScan();
@@ -130,6 +158,7 @@ std::int64_t GroupMeter::footprint() {
         findChildren();
         nextChildren_ = now + kChildrenEvery;
     }
+    if (overflow_) return scannedFootprint();
     std::int64_t total = 0;
     int counted = 0;
     std::string text;
@@ -147,22 +176,7 @@ std::int64_t GroupMeter::footprint() {
     processes_ = counted;
     return total;
 #else
-    ++fullScans_;
-    std::int64_t total = 0;
-    int counted = 0;
-    try {
-        for (pid_t pid : liveGroupMembers(listProcesses(false), pgid_)) {
-            try {
-                total += readFootprint(pid);
-                ++counted;
-            } catch (const FileError&) {
-                // exited between the listing and the read
-            }
-        }
-    } catch (const Error&) {
-    }
-    processes_ = counted;
-    return total;
+    return scannedFootprint();
 #endif
 }
 

@@ -20,7 +20,8 @@
 // reads as gone even once its pid is given to a new process; exited members not yet reaped
 // (zombies, which hold no memory) are not counted.
 //
-// Linux; elsewhere (macOS) every sample is a full scan with readFootprint(). One owner: calls
+// Linux; elsewhere (macOS), and for a group of more than kMaxKept members (or where no file
+// descriptor is left), every sample is a full scan with readFootprint(). One owner: calls
 // are serialised by a mutex, so the meter thread and a reader of processes() may share it.
 // Throws nothing: a process that vanishes while being read is simply gone.
 
@@ -63,6 +64,12 @@ private:
     void fullScan();
     void findChildren();
     void add(pid_t pid);
+    std::int64_t scannedFootprint();
+
+    /// Members kept open (two descriptors each) at most; a larger group, or one that meets the
+    /// descriptor limit, is metered by a scan of every process for each sample instead.
+    static constexpr std::size_t kMaxKept = 256;
+    bool overflow_ = false;
 
     pid_t pgid_;
     double fullScanEvery_;
