@@ -164,8 +164,13 @@ int runGeneratorBench(const GeneratorBenchOptions& o) {
     b.guard.killFree = std::max(0.0, m.availablePercent() - 100.0 * (1024.0 * 1024 * 1024) /
                                                                static_cast<double>(std::max<std::int64_t>(m.total, 1)));
     r = runGenerator(b);
-    std::printf("   the cascade (obeys SIGTERM):   exit %d, gone %.3f s after the stop\n", r.exitCode,
-                r.stopSeconds);
+    if (r.stopSeconds < 0)  // the run ended before its loads crossed the level: nothing to time
+        std::printf("   the cascade (obeys SIGTERM):   exit %d, no breach (available memory never fell "
+                    "under the stop level; try a larger --scale)\n",
+                    r.exitCode);
+    else
+        std::printf("   the cascade (obeys SIGTERM):   exit %d, gone %.3f s after the stop\n", r.exitCode,
+                    r.stopSeconds);
     auto s = baseParams(sleepers(8, true), dir / "breach-term");
     s.guard.killFree = 100;
     r = runGenerator(s);
