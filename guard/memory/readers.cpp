@@ -13,7 +13,6 @@
 #include "guard/memory/gpu_memory.h"
 #include "guard/memory/pressure.h"
 #include "guard/memory/process_memory.h"
-#include "guard/process/process_list.h"
 
 namespace stageload {
 
@@ -113,17 +112,7 @@ MemoryReaders processReaders(pid_t pid) {
     return r;
 }
 
-std::int64_t readGroupFootprint(pid_t pgid) {
-    std::int64_t total = 0;
-    for (pid_t pid : liveGroupMembers(listProcesses(false), pgid)) {
-        try {
-            total += readFootprint(pid);
-        } catch (const FileError&) {
-            // exited between the listing and the read
-        }
-    }
-    return total;
-}
+std::int64_t readGroupFootprint(pid_t pgid) { return GroupMeter(pgid).footprint(); }
 
 MemoryReaders groupReaders(pid_t pgid) { return groupReaders(std::make_shared<GroupMeter>(pgid)); }
 

@@ -35,6 +35,13 @@ using namespace stageload::chart;
 
 namespace {
 
+// Shows `chart` at width × height and waits until it is on screen.
+bool showAt(MemoryChart& chart, int width, int height) {
+    chart.resize(width, height);
+    chart.show();
+    return QTest::qWaitForWindowExposed(&chart);
+}
+
 std::string repoPath(const std::string& relative) {
     return std::string(STAGELOAD_SOURCE_DIR) + "/" + relative;
 }
@@ -481,9 +488,7 @@ private slots:
     void labelsHideNoData() {
         QFETCH(int, height);
         MemoryChart chart;
-        chart.resize(800, height);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QVERIFY(showAt(chart, 800, height));
         chart.beginRun(QStringLiteral("live"));
         chart.setGuardLevels(GuardLevels{91, 86});
         const int n = 300;
@@ -614,9 +619,7 @@ private slots:
 
     void hoverNamesTicksAndReadsValues() {
         MemoryChart chart;
-        chart.resize(1400, 700);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QVERIFY(showAt(chart, 1400, 700));
         chart.showTrace(staged_, "staged-1");
         const QRect area = chart.plot()->axisRect()->rect();
         QVERIFY(area.width() > 500);
@@ -644,9 +647,7 @@ private slots:
     // runs already drawn included, and back.
     void sizesFollowTheDisplayUnits() {
         MemoryChart chart;
-        chart.resize(1400, 700);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QVERIFY(showAt(chart, 1400, 700));
         chart.showTrace(staged_, "staged-1");
         chart.addOverlay(eager_, "eager-1");
         const auto stages = summarize(staged_).stages;
@@ -705,9 +706,7 @@ private slots:
     // A title with overlays is wrapped between words to the plot's width, never cut at its edge.
     void aLongTitleIsWrappedNotCut() {
         MemoryChart chart;
-        chart.resize(560, 420);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QVERIFY(showAt(chart, 560, 420));
         chart.showTrace(staged_, "knight_alpha_with_a_long_name.png · character · Dec 3 12:00");
         chart.addOverlay(eager_, "knight_alpha_with_a_long_name.png · character · Dec 2 18:30");
         chart.flush();
@@ -731,9 +730,7 @@ private slots:
 
     void userZoomStopsFollowingUntilReset() {
         MemoryChart chart;
-        chart.resize(1000, 600);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QVERIFY(showAt(chart, 1000, 600));
         chart.beginRun("live");
         replay(
             staged_, 200, [&](const MemorySample& s) { chart.appendSample(s); },

@@ -61,7 +61,7 @@ void StagePeakTable::setComparison(const Summary* other, const QString& label) {
     other_.reset();
     if (other) other_ = *other;
     otherLabel_ = label;
-    horizontalHeaderItem(OtherPeakColumn)->setText(tr("%1 (%2)").arg(label, unitSymbol()));
+    refreshUnits();  // the other run's column is headed by its label
     horizontalHeaderItem(ChangeColumn)->setToolTip(tr("This run's peak against %1's").arg(label));
     setColumnHidden(OtherPeakColumn, !other);
     setColumnHidden(ChangeColumn, !other);
