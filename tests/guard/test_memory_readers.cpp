@@ -6,11 +6,13 @@
 #include <ctime>
 #include <thread>
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -214,6 +216,10 @@ private slots:
         const pid_t leader = ::fork();
         if (leader == 0) {
             ::setpgid(0, 0);
+            // Nothing of the group holds the test's output open: a sleep left behind by a
+            // failed check must not keep ctest waiting on the pipe until its timeout.
+            const int devNull = ::open("/dev/null", O_RDWR);
+            for (int fd = 0; fd <= 2; ++fd) ::dup2(devNull, fd);
             const std::string script = "while [ ! -e '" + go.toStdString() +
                                        "' ]; do sleep 0.02; done; sleep 30 & sleep 30 & "
                                        "setsid sleep 30 & wait";
@@ -222,35 +228,49 @@ private slots:
         }
         QVERIFY(leader > 0);
         ::setpgid(leader, leader);  // both sides, so the group exists before either goes on
+        pid_t escaped = 0;
+        const auto cleanup = qScopeGuard([&] {  // on a failed check too
+            ::kill(-leader, SIGKILL);
+            if (escaped > 0) ::kill(escaped, SIGKILL);
+            ::waitpid(leader, nullptr, 0);
+        });
         double now = 0.0;
         GroupMeter meter(leader, 1e9, [&now] { return now; });
         QVERIFY(meter.footprint() > 0);
         QCOMPARE(meter.fullScans(), 1);
         QFile(QString::fromUtf8(go)).open(QIODevice::WriteOnly);
-        // The two sleeps are found as the shell's children, without another full scan.
+        // Let the shell start all three and the escapee leave the group (setsid runs in the
+        // forked child, which is a member until then): on a busy machine that can take a while,
+        // and a member found before it leaves counts until the next full scan.
+        const auto escapeeOf = [leader](const std::vector<ProcessInfo>& all) {
+            return std::find_if(all.begin(), all.end(), [&](const ProcessInfo& p) {
+                return p.ppid == leader && p.pgid != leader;
+            });
+        };
         QElapsedTimer waited;
         waited.start();
-        while (meter.processes() < 3 && waited.elapsed() < 5000) {
-            now += 0.11;  // children are looked for every 0.1 s
-            meter.footprint();
+        for (;;) {
+            const auto all = listProcesses(false);
+            if (liveGroupMembers(all, leader).size() == 3 && escapeeOf(all) != all.end()) break;
+            QVERIFY2(waited.elapsed() < 10000, "the shell did not start its three sleeps");
             QTest::qSleep(20);
         }
+        // The two sleeps are found as the shell's children, without another full scan.
+        now += 0.11;  // children are looked for every 0.1 s
+        meter.footprint();
         QCOMPARE(meter.processes(), 3);
         QCOMPARE(meter.fullScans(), 1);
         // The escapee (setsid) is not a member; at a full scan the sum is a full scan's sum.
         now = 2e9;
-        QTest::qSleep(100);  // the setsid'd sleep has left the group by now
         const std::int64_t metered = meter.footprint();
         QCOMPARE(meter.fullScans(), 2);
         QCOMPARE(meter.processes(), 3);
         const auto all = listProcesses(false);
         const auto members = liveGroupMembers(all, leader);
         QCOMPARE(members.size(), std::size_t(3));
-        const auto escapee = std::find_if(all.begin(), all.end(), [&](const ProcessInfo& p) {
-            return p.ppid == leader && p.pgid != leader;
-        });
+        const auto escapee = escapeeOf(all);
         QVERIFY(escapee != all.end());  // it runs, outside the group
-        const pid_t escaped = escapee->pid;
+        escaped = escapee->pid;
         QVERIFY2(std::llabs(metered - readGroupFootprint(leader)) < (std::int64_t(1) << 20),
                  qPrintable(QStringLiteral("%1 vs %2").arg(metered).arg(readGroupFootprint(leader))));
         // A member killed is gone at the next sample.
@@ -263,11 +283,16 @@ private slots:
         }
         QCOMPARE(meter.processes(), 2);
         QCOMPARE(meter.fullScans(), 2);
+        // Once the group is killed the meter reads nothing. SIGKILL is delivered when each
+        // member next runs, so on a busy machine the last sleep can still hold its memory after
+        // the leader has been reaped: the meter must reach 0 as they go, not at once.
         ::kill(-leader, SIGKILL);
         ::waitpid(leader, nullptr, 0);
+        waited.restart();
+        while (meter.footprint() != 0 && waited.elapsed() < 5000) QTest::qSleep(20);
         QCOMPARE(meter.footprint(), std::int64_t(0));
         QCOMPARE(meter.processes(), 0);
-        ::kill(escaped, SIGKILL);  // it ran on in its own session
+        QVERIFY(liveGroupMembers(listProcesses(false), leader).empty());
     }
 
     void footprintIsResidentMemory() {
