@@ -34,10 +34,10 @@
 #include "ui/app/history_panel.h"
 #include "ui/app/image_convert.h"
 #include "ui/app/input_panel.h"
-#include "ui/app/latency_probe.h"
 #include "ui/app/log_pane.h"
 #include "ui/app/preferences_dialog.h"
 #include "ui/app/settings_panel.h"
+#include "ui/chart/latency_probe.h"
 #include "ui/studio/guard_panel.h"
 #include "ui_test_support.h"
 
@@ -370,12 +370,12 @@ private slots:
     void latencyPercentiles() {
         std::vector<double> late;
         for (int i = 1; i <= 100; ++i) late.push_back(i);
-        const auto s = latencyStats(late);
+        const auto s = chart::latencyStats(late);
         QCOMPARE(s.p50, 50.0);
         QCOMPARE(s.p99, 99.0);
         QCOMPARE(s.max, 100.0);
         QCOMPARE(s.ticks, 100);
-        QCOMPARE(latencyStats({}).ticks, 0);
+        QCOMPARE(chart::latencyStats({}).ticks, 0);
     }
 
     // With a generator chosen, the settings follow it: the built-in pipeline's own rows hidden,

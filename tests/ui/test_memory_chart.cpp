@@ -755,6 +755,32 @@ private slots:
         chart.endRun();
     }
 
+    // A line of many points per pixel column is drawn aliased (antialiasing it was most of a
+    // replot with hour-long overlays: stageload-chart-bench), a short run or a zoomed-in stretch
+    // of a long one smooth.
+    void denseLinesAreDrawnAliased() {
+        MemoryChart chart;
+        QVERIFY(showAt(chart, 1000, 600));
+        chart.beginRun("live");
+        for (int i = 0; i < 50; ++i) chart.appendSample(sampleAt(i * 0.1, 1.0 + (i % 7) * 0.1, 50.0));
+        chart.flush();
+        QCPGraph* footprint = nullptr;  // the live run's footprint line
+        for (int g = 0; g < chart.plot()->graphCount(); ++g)
+            if (chart.plot()->graph(g)->name().startsWith(QStringLiteral("footprint")))
+                footprint = footprint ? footprint : chart.plot()->graph(g);
+        QVERIFY(footprint);
+        QCOMPARE(footprint->dataCount(), 50);
+        QVERIFY(footprint->antialiased());
+        for (int i = 50; i < 20000; ++i) chart.appendSample(sampleAt(i * 0.1, 1.0 + (i % 7) * 0.1, 50.0));
+        chart.flush();
+        QCOMPARE(footprint->dataCount(), 20000);
+        QVERIFY(!footprint->antialiased());
+        chart.plot()->xAxis->setRange(100.0, 150.0);  // 500 points across the plot
+        chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(footprint->antialiased());
+        chart.endRun();
+    }
+
     void savesPngSvgAndPdf() {
         MemoryChart chart;
         chart.showTrace(staged_, "staged-1");

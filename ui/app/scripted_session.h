@@ -19,7 +19,7 @@
 #include <QObject>
 #include <QString>
 
-#include "ui/app/latency_probe.h"
+#include "ui/chart/latency_probe.h"
 #include "ui/studio/generate_request.h"
 
 namespace stageload::app {
@@ -51,7 +51,7 @@ private:
     MainWindow& window_;
     ScriptOptions options_;
     QElapsedTimer launch_;
-    LatencyProbe probe_;
+    chart::LatencyProbe probe_;
     qint64 firstFrameMs_ = -1;
     int exitCode_ = 0;
 };

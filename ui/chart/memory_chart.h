@@ -193,6 +193,10 @@ private:
     void clearPrimary(const QString& label);
     void addMark(const Event& event);
     void scheduleRefresh();
+    /// Before each replot: a line with more than kAntialiasedPointsPerColumn points per pixel
+    /// column in view is drawn aliased (a replot's cost), a sparser one antialiased.
+    void antialiasSparseLines();
+    static constexpr double kAntialiasedPointsPerColumn = 2.0;
     void refresh();
     void refreshSummary();
     void updateRanges();

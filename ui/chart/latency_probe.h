@@ -15,7 +15,7 @@
 #include <QTimer>
 #include <vector>
 
-namespace stageload::app {
+namespace stageload::chart {
 
 struct LatencyStats {
     double p50 = 0.0, p99 = 0.0, max = 0.0;  ///< milliseconds late
@@ -44,4 +44,4 @@ private:
     std::vector<double> late_;
 };
 
-}  // namespace stageload::app
+}  // namespace stageload::chart

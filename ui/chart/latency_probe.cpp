@@ -1,9 +1,9 @@
-#include "ui/app/latency_probe.h"
+#include "ui/chart/latency_probe.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace stageload::app {
+namespace stageload::chart {
 
 LatencyStats latencyStats(std::vector<double> lateMs) {
     LatencyStats s;
@@ -43,4 +43,4 @@ void LatencyProbe::tick() {
     late_.push_back(std::max(0.0, gapMs - intervalMs_));
 }
 
-}  // namespace stageload::app
+}  // namespace stageload::chart
