@@ -1,0 +1,221 @@
+"""The mesh seen from the front, as tests/engine/raster.cpp's renderFront() draws it.
+
+    mesh = read_glb("out.glb")                       # positions, indices, uvs, texture
+    box = bounds(mesh)                               # (xmin, ymin, zmin, xmax, ymax, zmax)
+    cov = silhouette(mesh, (box[0], box[1], box[3], box[4]), w, h)   # bytearray, 1 = covered
+    rgb, cov = textured(mesh, (box[0], box[1], box[3], box[4]), w, h)  # for colour PSNR
+
+The front view looks down -Z (the viewer is at +Z; the nearest surface has the largest Z),
+orthographically; the rectangle box = (left, bottom, right, top) in mesh X/Y fills the w x h
+picture, pixel (0, 0) at the top-left, pixel centres sampled. That is how
+tests/engine/test_character.cpp judges a mesh: the mesh's X/Y bounds are drawn into the
+bounding box of the subject the pipeline found (its cut-out's region), since the pipeline
+scales the mesh to 1.8 m tall with its feet at 0 and centres it, and the bounds of what it
+found are what it scaled.
+"""
+
+import json
+import math
+import struct
+
+import pngio
+
+_COMPONENTS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
+_FORMATS = {5120: "b", 5121: "B", 5122: "h", 5123: "H", 5125: "I", 5126: "f"}
+
+
+class Mesh:
+    def __init__(self):
+        self.positions = []  # flat x, y, z
+        self.indices = []
+        self.uvs = []  # flat u, v (glTF: v = 0 at the top of the texture)
+        self.texture_png = None  # the base colour texture's PNG bytes, if any
+
+
+def read_glb(path):
+    """Every triangle primitive of a .glb file (node transforms are not applied: stageload
+    writes none)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic, version, length = struct.unpack("<4sII", data[:12])
+    if magic != b"glTF" or version != 2:
+        raise ValueError("%s: not a glTF 2 binary" % path)
+    at = 12
+    doc = None
+    binary = b""
+    while at + 8 <= len(data):
+        clen, ctype = struct.unpack("<II", data[at:at + 8])
+        chunk = data[at + 8:at + 8 + clen]
+        if ctype == 0x4E4F534A:
+            doc = json.loads(chunk)
+        elif ctype == 0x004E4942:
+            binary = chunk
+        at += 8 + clen
+    if doc is None:
+        raise ValueError("%s: no JSON chunk" % path)
+
+    def view_bytes(index):
+        bv = doc["bufferViews"][index]
+        o = bv.get("byteOffset", 0)
+        return binary[o:o + bv["byteLength"]], bv.get("byteStride")
+
+    def accessor(index):
+        a = doc["accessors"][index]
+        raw, stride = view_bytes(a["bufferView"])
+        n = _COMPONENTS[a["type"]]
+        fmt = _FORMATS[a["componentType"]]
+        size = struct.calcsize("<" + fmt)
+        off = a.get("byteOffset", 0)
+        count = a["count"]
+        if stride and stride != n * size:
+            out = []
+            for i in range(count):
+                out.extend(struct.unpack_from("<%d%s" % (n, fmt), raw, off + i * stride))
+            return out
+        return list(struct.unpack_from("<%d%s" % (n * count, fmt), raw, off))
+
+    mesh = Mesh()
+    for m in doc.get("meshes", []):
+        for prim in m["primitives"]:
+            if prim.get("mode", 4) != 4:
+                continue
+            base = len(mesh.positions) // 3
+            pos = accessor(prim["attributes"]["POSITION"])
+            mesh.positions.extend(pos)
+            if "TEXCOORD_0" in prim["attributes"]:
+                mesh.uvs.extend(accessor(prim["attributes"]["TEXCOORD_0"]))
+            if "indices" in prim:
+                mesh.indices.extend(i + base for i in accessor(prim["indices"]))
+            else:
+                mesh.indices.extend(range(base, base + len(pos) // 3))
+            if mesh.texture_png is None and "material" in prim:
+                mat = doc["materials"][prim["material"]]
+                tex = mat.get("pbrMetallicRoughness", {}).get("baseColorTexture")
+                if tex is not None:
+                    img = doc["images"][doc["textures"][tex["index"]]["source"]] if "textures" in doc else \
+                        doc["images"][tex["index"]]
+                    if "bufferView" in img:
+                        mesh.texture_png = view_bytes(img["bufferView"])[0]
+    return mesh
+
+
+def bounds(mesh):
+    p = mesh.positions
+    xs, ys, zs = p[0::3], p[1::3], p[2::3]
+    return min(xs), min(ys), min(zs), max(xs), max(ys), max(zs)
+
+
+def _projected(mesh, box, w, h):
+    left, bottom, right, top = box
+    sx = w / (right - left)
+    sy = h / (top - bottom)
+    p = mesh.positions
+    X = [(x - left) * sx for x in p[0::3]]
+    Y = [(top - y) * sy for y in p[1::3]]
+    return X, Y
+
+
+def silhouette(mesh, box, w, h):
+    """Coverage (bytearray of w * h, 1 where a triangle covers the pixel centre)."""
+    X, Y = _projected(mesh, box, w, h)
+    cov = bytearray(w * h)
+    idx = mesh.indices
+    for t in range(0, len(idx) - 2, 3):
+        a, b, c = idx[t], idx[t + 1], idx[t + 2]
+        xa, ya, xb, yb, xc, yc = X[a], Y[a], X[b], Y[b], X[c], Y[c]
+        area = (xb - xa) * (yc - ya) - (xc - xa) * (yb - ya)
+        if abs(area) < 1e-12:
+            continue
+        # Rows whose pixel centre (y + 0.5) lies within the triangle's Y range.
+        ylo = min(ya, yb, yc)
+        yhi = max(ya, yb, yc)
+        r0 = max(0, int(math.ceil(ylo - 0.5)))
+        r1 = min(h - 1, int(math.floor(yhi - 0.5)))
+        if r1 < r0:
+            continue
+        edges = ((xa, ya, xb, yb), (xb, yb, xc, yc), (xc, yc, xa, ya))
+        for y in range(r0, r1 + 1):
+            py = y + 0.5
+            lo = math.inf
+            hi = -math.inf
+            for x0, y0, x1, y1 in edges:
+                if (y0 <= py <= y1) or (y1 <= py <= y0):
+                    if y1 == y0:
+                        lo = min(lo, x0, x1)
+                        hi = max(hi, x0, x1)
+                    else:
+                        x = x0 + (py - y0) * (x1 - x0) / (y1 - y0)
+                        lo = min(lo, x)
+                        hi = max(hi, x)
+            c0 = max(0, int(math.ceil(lo - 0.5)))
+            c1 = min(w - 1, int(math.floor(hi - 0.5)))
+            if c1 >= c0:
+                o = y * w
+                cov[o + c0:o + c1 + 1] = b"\x01" * (c1 - c0 + 1)
+    return cov
+
+
+def _texture(mesh):
+    tw, th, ch, px = pngio.decode_png(mesh.texture_png)
+    return tw, th, ch, px
+
+
+def textured(mesh, box, w, h):
+    """(rgb bytes, coverage) of the textured front view: the nearest surface (largest Z) at each
+    pixel centre, its texture sampled bilinearly at its UV as raster.cpp does."""
+    X, Y = _projected(mesh, box, w, h)
+    Z = mesh.positions[2::3]
+    uv = mesh.uvs
+    tw, th, ch, tex = _texture(mesh)
+    depth = [-math.inf] * (w * h)
+    us = [0.0] * (w * h)
+    vs = [0.0] * (w * h)
+    cov = bytearray(w * h)
+    idx = mesh.indices
+    for t in range(0, len(idx) - 2, 3):
+        a, b, c = idx[t], idx[t + 1], idx[t + 2]
+        xa, ya, xb, yb, xc, yc = X[a], Y[a], X[b], Y[b], X[c], Y[c]
+        area = (xb - xa) * (yc - ya) - (xc - xa) * (yb - ya)
+        if abs(area) < 1e-12:
+            continue
+        x0 = max(0, int(math.floor(min(xa, xb, xc))))
+        x1 = min(w - 1, int(math.ceil(max(xa, xb, xc))))
+        y0 = max(0, int(math.floor(min(ya, yb, yc))))
+        y1 = min(h - 1, int(math.ceil(max(ya, yb, yc))))
+        za, zb, zc = Z[a], Z[b], Z[c]
+        ua, va, ub, vb, uc, vc = uv[2 * a], uv[2 * a + 1], uv[2 * b], uv[2 * b + 1], uv[2 * c], uv[2 * c + 1]
+        for y in range(y0, y1 + 1):
+            py = y + 0.5
+            for x in range(x0, x1 + 1):
+                px = x + 0.5
+                w0 = ((xc - xb) * (py - yb) - (px - xb) * (yc - yb)) / area
+                w1 = ((xa - xc) * (py - yc) - (px - xc) * (ya - yc)) / area
+                w2 = ((xb - xa) * (py - ya) - (px - xa) * (yb - ya)) / area
+                if w0 < 0 or w1 < 0 or w2 < 0:
+                    continue
+                z = w0 * za + w1 * zb + w2 * zc
+                i = y * w + x
+                if z <= depth[i]:
+                    continue
+                depth[i] = z
+                cov[i] = 1
+                us[i] = w0 * ua + w1 * ub + w2 * uc
+                vs[i] = w0 * va + w1 * vb + w2 * vc
+    rgb = bytearray(3 * w * h)
+    for i in range(w * h):
+        if not cov[i]:
+            continue
+        fx = min(max(us[i] * tw - 0.5, 0.0), tw - 1.0)
+        fy = min(max(vs[i] * th - 0.5, 0.0), th - 1.0)
+        ix, iy = int(fx), int(fy)
+        jx, jy = min(ix + 1, tw - 1), min(iy + 1, th - 1)
+        ax, ay = fx - ix, fy - iy
+        for c in range(3):
+            t00 = tex[(iy * tw + ix) * ch + c]
+            t10 = tex[(iy * tw + jx) * ch + c]
+            t01 = tex[(jy * tw + ix) * ch + c]
+            t11 = tex[(jy * tw + jx) * ch + c]
+            topv = t00 * (1 - ax) + t10 * ax
+            botv = t01 * (1 - ax) + t11 * ax
+            rgb[3 * i + c] = int(math.floor(topv * (1 - ay) + botv * ay + 0.5))
+    return bytes(rgb), cov
