@@ -550,7 +550,7 @@ private slots:
         // A/B beside the overlay: each stage's peak in the overlaid run and the change from it.
         auto* table = chart.peakTable();
         QVERIFY(!table->isColumnHidden(StagePeakTable::OtherPeakColumn));
-        QCOMPARE(table->horizontalHeaderItem(StagePeakTable::OtherPeakColumn)->text(), QStringLiteral("eager-1 (GiB)"));
+        QCOMPARE(table->horizontalHeaderItem(StagePeakTable::OtherPeakColumn)->text(), QStringLiteral("eager-1\n(GiB)"));
         const Summary eager = summarize(eager_);
         int compared = 0;
         for (int row = 0; row < table->stageRows(); ++row) {
@@ -672,8 +672,8 @@ private slots:
         setDisplayUnits(ByteUnits::Decimal);
         chart.refreshUnits();
         QCOMPARE(chart.plot()->yAxis->label(), QStringLiteral("memory (GB)"));
-        QCOMPARE(table->horizontalHeaderItem(StagePeakTable::PeakColumn)->text(), QStringLiteral("peak (GB)"));
-        QCOMPARE(table->horizontalHeaderItem(StagePeakTable::OtherPeakColumn)->text(), QStringLiteral("eager-1 (GB)"));
+        QCOMPARE(table->horizontalHeaderItem(StagePeakTable::PeakColumn)->text(), QStringLiteral("peak\n(GB)"));
+        QCOMPARE(table->horizontalHeaderItem(StagePeakTable::OtherPeakColumn)->text(), QStringLiteral("eager-1\n(GB)"));
         QVERIFY(table->horizontalHeaderItem(StagePeakTable::PeakColumn)->toolTip().contains("10^9"));
         QCOMPARE(footprint->data()->at(100)->value, static_cast<double>(staged_.samples[100].footprint) / 1e9);
         QCOMPARE(overlayFootprint->data()->at(100)->value, binaryOverlayY * double(1 << 30) / 1e9);
@@ -699,7 +699,7 @@ private slots:
         setDisplayUnits(ByteUnits::Binary);
         chart.refreshUnits();
         QCOMPARE(chart.plot()->yAxis->label(), QStringLiteral("memory (GiB)"));
-        QCOMPARE(table->horizontalHeaderItem(StagePeakTable::PeakColumn)->text(), QStringLiteral("peak (GiB)"));
+        QCOMPARE(table->horizontalHeaderItem(StagePeakTable::PeakColumn)->text(), QStringLiteral("peak\n(GiB)"));
         QCOMPARE(overlayFootprint->data()->at(100)->value, binaryOverlayY);
     }
 

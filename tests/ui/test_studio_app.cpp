@@ -32,7 +32,10 @@
 #include "ui/app/main_window.h"
 #include "ui/app/settings_panel.h"
 #include "ui/chart/memory_chart.h"
+#include "ui/chart/stage_peak_table.h"
+#include "guard/base/event.h"
 #include "guard/base/units.h"
+#include "guard/trace/trace_reader.h"
 #include "guard/policy/guard_options.h"
 #include <qcustomplot.h>
 #include "ui/studio/guard_panel.h"
@@ -49,6 +52,37 @@ using namespace stageload::app;
 using namespace stageload::worker;
 
 namespace {
+
+// A cascade's run with every stage of the real one and the engine's high-water mark in each;
+// `scale` sizes its footprint (GiB at the top).
+Trace markedCascadeTrace(double scale) {
+    Trace t;
+    const char* stages[] = {"setup", "preprocess", "camera", "structure", "shape_512", "shape_1024", "texture",
+                            "decode", "export"};
+    double clock = 0.0;
+    for (std::size_t i = 0; i < std::size(stages); ++i) {
+        Event stage;
+        stage.kind = EventKind::Stage;
+        stage.name = stages[i];
+        stage.t = clock;
+        t.events.push_back(stage);
+        const std::int64_t bytes = static_cast<std::int64_t>(scale * double(i + 1) * double(1 << 30) * 3.1);
+        for (int k = 0; k < 10; ++k, clock += 0.5) {
+            MemorySample m;
+            m.t = clock;
+            m.footprint = bytes;
+            t.samples.push_back(m);
+        }
+        Event peak;
+        peak.kind = EventKind::Mark;
+        peak.name = kStagePeakMark;
+        peak.stage = stages[i];
+        peak.nbytes = bytes + (std::int64_t(1) << 28);
+        peak.t = clock - 0.1;
+        t.events.push_back(peak);
+    }
+    return t;
+}
 
 const QString kSamples = QStringLiteral(STAGELOAD_SAMPLES_DIR);
 const QString kSource = QStringLiteral(STAGELOAD_SOURCE_DIR);
@@ -139,6 +173,27 @@ private slots:
                                                       QString::number(bar->maximum())));
         }
         QVERIFY2(w.chart()->height() >= 260, qPrintable(QString::number(w.chart()->height())));
+
+        // The peak table beside the chart shows every column whole: a cascade's stages with the
+        // engine's high-water marks, then compared with a run of the history.
+        const Trace run = markedCascadeTrace(1.0);
+        const auto* table = w.chart()->peakTable();
+        const auto checkTable = [&](const char* what) {
+            w.chart()->flush();
+            QTest::qWait(50);
+            qInfo("%s: table %d px of %d, wants %d", what, table->width(), w.chart()->width(), table->fullWidth());
+            QVERIFY2(table->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(QStringLiteral("%1: the peak table scrolls sideways by %2")
+                                    .arg(what)
+                                    .arg(table->horizontalScrollBar()->maximum())));
+            QVERIFY(table->width() * 5 <= w.chart()->width() * 2);  // the plot keeps 60 %
+        };
+        w.chart()->showTrace(run, QStringLiteral("knight_alpha.png · 1024_cascade · staged"));
+        QVERIFY(!table->isColumnHidden(chart::StagePeakTable::HighWaterColumn));
+        checkTable("one run");
+        w.chart()->addOverlay(markedCascadeTrace(1.4), QStringLiteral("knight_alpha_with_a_long_name.png · 1024_cascade · eager · Dec 2 18:30"));
+        QVERIFY(!table->isColumnHidden(chart::StagePeakTable::ChangeColumn));
+        checkTable("compared");
     }
 
     void generateShowsTheMeshChartAndHistory() {

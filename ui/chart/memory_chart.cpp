@@ -40,7 +40,9 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     splitter_->setStretchFactor(0, 4);
     splitter_->setStretchFactor(1, 1);
     splitter_->setCollapsible(0, false);
-    table_->setMinimumWidth(220);
+    table_->setMinimumWidth(kTableMinWidth);
+    // Once the user drags the handle, the table keeps the width they gave it.
+    connect(splitter_, &QSplitter::splitterMoved, this, [this] { tableSizedByUser_ = true; });
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter_);
@@ -366,10 +368,27 @@ void MemoryChart::refreshSummary() {
     else
         table_->setComparison(&overlays_.front().run.summary(), overlays_.front().graphs->label());
     table_->setSummary(summary);
+    fitTable();
     updateForecastLine();
     shownRevision_ = run_.revision();
     sinceSummary_.restart();
     emit summaryUpdated();
+}
+
+void MemoryChart::fitTable() {
+    if (tableSizedByUser_) return;
+    const int total = splitter_->width() - splitter_->handleWidth();
+    if (total <= 0) return;
+    // Every column whole while the plot keeps at least 60 % (it has the title to wrap); a wider
+    // table scrolls sideways.
+    const int width = std::clamp(table_->fullWidth(), kTableMinWidth, std::max(kTableMinWidth, total * 2 / 5));
+    const QList<int> sizes{total - width, width};
+    if (splitter_->sizes() != sizes) splitter_->setSizes(sizes);
+}
+
+void MemoryChart::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitTable();
 }
 
 void MemoryChart::flush() {
@@ -490,7 +509,8 @@ bool MemoryChart::save(const QString& path, QString* error, QSize size) {
     if (!size.isValid() || size.isEmpty()) size = kExportSize;
     SideTable table;
     for (int c = 0; c < table_->columnCount(); ++c)
-        if (!table_->isColumnHidden(c)) table.header << table_->horizontalHeaderItem(c)->text();
+        if (!table_->isColumnHidden(c))
+            table.header << table_->horizontalHeaderItem(c)->text().replace(QLatin1Char('\n'), QLatin1Char(' '));
     for (int r = 0; r < table_->rowCount(); ++r) {
         QStringList row;
         for (int c = 0; c < table_->columnCount(); ++c)

@@ -16,7 +16,8 @@
 //   if (!chart->save("chart.svg", &error)) showError(error);
 //
 // Layout: a QSplitter with the plot on the left and the StagePeakTable (peakTable()) on the
-// right; both are children of this widget. The table and the bands follow the primary run
+// right; both are children of this widget. The table gets the width that shows its columns
+// whole, up to 40 % of the chart's, until the user drags the handle. The table and the bands follow the primary run
 // (the live one or the one showTrace() showed); overlays are drawn dashed and lighter, each
 // footprint in a colour of its own, without bands or ticks. While a run is live and followed,
 // the x range is the live run's, whatever the overlays' length.
@@ -187,6 +188,7 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void setupPlot();
@@ -199,6 +201,10 @@ private:
     static constexpr double kAntialiasedPointsPerColumn = 2.0;
     void refresh();
     void refreshSummary();
+    /// Gives the peak table the width of its columns, up to 40 % of the chart's, unless the
+    /// user has dragged the splitter.
+    void fitTable();
+    static constexpr int kTableMinWidth = 220;
     void updateRanges();
     void updateLegend();
     void updateTitle();
@@ -213,6 +219,7 @@ private:
     QSplitter* splitter_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     StagePeakTable* table_ = nullptr;
+    bool tableSizedByUser_ = false;
     QCPTextElement* titleElement_ = nullptr;
     StageBandItem* bandItem_ = nullptr;
     QCPItemStraightLine* cursor_ = nullptr;

@@ -1,6 +1,7 @@
 #include "ui/chart/stage_peak_table.h"
 
 #include <QHeaderView>
+#include <QStyle>
 #include <algorithm>
 #include <cmath>
 
@@ -12,13 +13,12 @@ QString sizeCell(std::optional<std::int64_t> bytes) { return bytes ? unitNumber(
 }  // namespace
 
 StagePeakTable::StagePeakTable(QWidget* parent) : QTableWidget(0, 6, parent) {
-    setHorizontalHeaderLabels({tr("stage"), tr("seconds"), {}, {}, tr("other"), tr("change")});
+    setHorizontalHeaderLabels({tr("stage"), tr("time\n(s)"), {}, {}, tr("other"), tr("change")});
     setColumnHidden(OtherPeakColumn, true);
     setColumnHidden(ChangeColumn, true);
     // Every column says what it holds; "peak" and "high-water" are not the same thing.
     horizontalHeaderItem(StageColumn)->setToolTip(tr("The stage, from its start to the next one's"));
     horizontalHeaderItem(SecondsColumn)->setToolTip(tr("How long the stage ran, in seconds"));
-    horizontalHeaderItem(OtherPeakColumn)->setToolTip(tr("The other run's peak of the same stage"));
     horizontalHeaderItem(ChangeColumn)->setToolTip(tr("This run's peak against the other run's"));
     setColumnHidden(HighWaterColumn, true);
     refreshUnits();
@@ -36,9 +36,12 @@ StagePeakTable::StagePeakTable(QWidget* parent) : QTableWidget(0, 6, parent) {
 }
 
 void StagePeakTable::refreshUnits() {
-    horizontalHeaderItem(PeakColumn)->setText(tr("peak (%1)").arg(unitSymbol()));
-    horizontalHeaderItem(HighWaterColumn)->setText(tr("high-water (%1)").arg(unitSymbol()));
-    horizontalHeaderItem(OtherPeakColumn)->setText(tr("%1 (%2)").arg(otherLabel_, unitSymbol()));
+    // Two-line headers, the unit under the name: the table fits beside the plot on a laptop.
+    horizontalHeaderItem(PeakColumn)->setText(tr("peak\n(%1)").arg(unitSymbol()));
+    horizontalHeaderItem(HighWaterColumn)->setText(tr("high-water\n(%1)").arg(unitSymbol()));
+    horizontalHeaderItem(OtherPeakColumn)->setText(tr("%1\n(%2)").arg(shortOtherLabel(), unitSymbol()));
+    horizontalHeaderItem(OtherPeakColumn)
+        ->setToolTip(tr("The peak of the same stage in %1 (%2)").arg(otherLabel_, unitDefinition()));
     horizontalHeaderItem(PeakColumn)
         ->setToolTip(tr("The highest footprint the meter sampled in the stage (%1)").arg(unitDefinition()));
     horizontalHeaderItem(HighWaterColumn)
@@ -46,6 +49,21 @@ void StagePeakTable::refreshUnits() {
                         "short stage (%1)")
                          .arg(unitDefinition()));
     setToolTip(tr("Per stage: seconds and peak footprint (%1)").arg(unitDefinition()));
+}
+
+QString StagePeakTable::shortOtherLabel() const {
+    // "knight.png · character · Dec 2 18:30" heads its column as "knight.png", and a long name
+    // is elided in the middle to the width of "high-water"; the tooltip has the whole label.
+    const QString first = otherLabel_.section(QStringLiteral(" · "), 0, 0);
+    const QFontMetrics metrics = horizontalHeader()->fontMetrics();
+    return metrics.elidedText(first, Qt::ElideMiddle, metrics.horizontalAdvance(tr("high-water")));
+}
+
+int StagePeakTable::fullWidth() const {
+    int width = 2 * frameWidth() + style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
+    for (int c = 0; c < columnCount(); ++c)
+        if (!isColumnHidden(c)) width += std::max(sizeHintForColumn(c), horizontalHeader()->sectionSizeHint(c));
+    return width;
 }
 
 QString StagePeakTable::formatSeconds(double seconds) {

@@ -1,8 +1,8 @@
 #pragma once
-// The per-stage peak table beside the memory chart: stage | seconds | peak (GiB) | high-water
-// (GiB), one row per stage window, then a bold "total" row (duration, overall peak). The
-// high-water column is the engine's exact per-stage peak (its stage_peak marks), shown only for
-// traces that have it, as `stageload summary` does. Sizes in the display unit (GiB = 2^30
+// The per-stage peak table beside the memory chart: stage | time (s) | peak (GiB) | high-water
+// (GiB), the units on a second header line; one row per stage window, then a bold "total" row
+// (duration, overall peak). The high-water column is the engine's exact per-stage peak (its
+// stage_peak marks), shown only for traces that have it, as `stageload summary` does. Sizes in the display unit (GiB = 2^30
 // bytes by default, or GB: display_units.h), 2 decimals as stageload::formatGb() writes them
 // (the published tables' convention); "–" for a window without samples.
 //
@@ -43,6 +43,8 @@ public:
     /// Writes the headers and tooltips in the display unit again (after setDisplayUnits());
     /// the rows follow at the next setSummary().
     void refreshUnits();
+    /// The width that shows every visible column whole, with room for a vertical scroll bar.
+    int fullWidth() const;
     /// Number of stage rows (without the total row).
     int stageRows() const { return stageRows_; }
 
@@ -50,6 +52,7 @@ public:
     static QString formatSeconds(double seconds);
 
 private:
+    QString shortOtherLabel() const;
     void setRow(int row, const QString& name, double seconds, std::optional<std::int64_t> peak,
                 std::optional<std::int64_t> highWater, bool total);
 
