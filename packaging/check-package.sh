@@ -49,6 +49,7 @@ grep -q 'application/x-stageload-trace' /usr/share/mime/types || die "the trace'
 [[ $(stageload --version) == "stageload $(dpkg-query -W -f='${Version}' stageload-studio)" ]] ||
   die "stageload --version differs from the package's version"
 [[ -x /usr/libexec/stageload/stageload-keeper ]] || die "no keeper at /usr/libexec/stageload/stageload-keeper"
+[[ -x /usr/libexec/stageload/stageload-engine ]] || die "no engine at /usr/libexec/stageload/stageload-engine"
 stageload guard --wait-free 0 -- true > "$work/guard.log" 2>&1 || { cat "$work/guard.log"; die "stageload guard -- true"; }
 grep -q keeper "$work/guard.log" && { cat "$work/guard.log"; die "the installed stageload does not find its keeper"; }
 

@@ -8,9 +8,9 @@ namespace stageload {
 namespace {
 
 std::filesystem::path prefixShare() {
-    const auto dir = programDir();
-    if (dir.empty()) return {};
-    return (dir / ".." / "share" / "stageload").lexically_normal();
+    const auto prefix = programPrefix();
+    if (prefix.empty()) return {};
+    return prefix / "share" / "stageload";
 }
 
 }  // namespace
@@ -22,6 +22,17 @@ std::filesystem::path programFile() {
 }
 
 std::filesystem::path programDir() { return programFile().parent_path(); }
+
+std::filesystem::path prefixOf(const std::filesystem::path& programDir) {
+    if (programDir.empty()) return {};
+    auto dir = programDir.lexically_normal();
+    if (dir.filename().empty()) dir = dir.parent_path();  // "…/stageload/"
+    const auto parent = dir.parent_path();
+    if (dir.filename() == "stageload" && parent.filename() == "libexec") return parent.parent_path();
+    return parent;
+}
+
+std::filesystem::path programPrefix() { return prefixOf(programDir()); }
 
 std::filesystem::path dataDir() {
     if (const char* dir = std::getenv("STAGELOAD_DATA_DIR"); dir && *dir) return dir;

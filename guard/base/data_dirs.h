@@ -6,6 +6,7 @@
 // mirrors the installed layout (build/ui/share/stageload links to the sources).
 //
 //   <prefix>/bin/stageload, <prefix>/bin/stageload-studio
+//   <prefix>/libexec/stageload/{stageload-engine,stageload-keeper}         programPrefix()
 //   <prefix>/share/stageload/{generators,samples,install-weights.sh,…}   dataDir()
 //   <prefix>/share/stageload/weights                                       systemWeightsDir()
 //
@@ -22,12 +23,18 @@ std::filesystem::path programFile();
 /// The folder of programFile(); empty when it cannot be read.
 std::filesystem::path programDir();
 
-/// ${STAGELOAD_DATA_DIR}, else <programDir>/../share/stageload (normalised). It may not exist:
+/// The prefix a program in `programDir` is installed under: the folder above <prefix>/bin (or
+/// any folder a program is in), and above <prefix>/libexec/stageload. Empty for an empty path.
+std::filesystem::path prefixOf(const std::filesystem::path& programDir);
+/// prefixOf(programDir()).
+std::filesystem::path programPrefix();
+
+/// ${STAGELOAD_DATA_DIR}, else <programPrefix>/share/stageload. It may not exist:
 /// callers say which file is missing.
 std::filesystem::path dataDir();
 
 /// The weights folder that an administrator fills for every user of the machine:
-/// <programDir>/../share/stageload/weights (/usr/share/stageload/weights for the .deb).
+/// <programPrefix>/share/stageload/weights (/usr/share/stageload/weights for the .deb).
 std::filesystem::path systemWeightsDir();
 
 /// Each entry of ${XDG_DATA_DIRS} (default /usr/local/share:/usr/share) + "/stageload/weights",

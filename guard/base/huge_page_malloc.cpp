@@ -1,11 +1,13 @@
 #include "guard/base/huge_page_malloc.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 
+#include <unistd.h>
+
 #if defined(__linux__) && defined(__GLIBC__)
 #include <gnu/libc-version.h>
-#include <unistd.h>
 #endif
 
 #include "guard/base/small_file.h"
@@ -42,6 +44,40 @@ std::optional<HugePageRelaunch> planHugePageRelaunch(const std::optional<std::st
     return plan;
 }
 
+#if defined(__linux__) && defined(__GLIBC__)
+namespace {
+
+std::optional<std::string> environmentValue(const char* key) {
+    const char* v = std::getenv(key);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+}
+
+// Execs `program` with the tunable when the plan says so; back here only when the exec failed,
+// with the environment as it was.
+void execPlanned(const char* program, char** argv, bool plainWithoutPlan) {
+    std::string thp;
+    const bool hasThp = readSmallFile("/sys/kernel/mm/transparent_hugepage/enabled", thp);
+    const auto plan = hasThp ? planHugePageRelaunch(environmentValue("GLIBC_TUNABLES"), thp,
+                                                    gnu_get_libc_version(), environmentValue("STAGELOAD_HUGE_PAGES"))
+                             : std::nullopt;
+    if (!plan) {
+        if (plainWithoutPlan) ::execv(program, argv);
+        return;
+    }
+    const auto before = environmentValue("GLIBC_TUNABLES");
+    ::setenv(kRestoreKey, plan->restore.c_str(), 1);
+    ::setenv("GLIBC_TUNABLES", plan->tunables.c_str(), 1);
+    ::execv(program, argv);
+    const int error = errno;
+    ::unsetenv(kRestoreKey);
+    if (before) ::setenv("GLIBC_TUNABLES", before->c_str(), 1);
+    else ::unsetenv("GLIBC_TUNABLES");
+    errno = error;
+}
+
+}  // namespace
+#endif
+
 bool relaunchWithHugePageMalloc(char** argv) {
 #if defined(__linux__) && defined(__GLIBC__)
     if (const char* restore = std::getenv(kRestoreKey)) {
@@ -53,27 +89,20 @@ bool relaunchWithHugePageMalloc(char** argv) {
         ::unsetenv(kRestoreKey);
         return true;
     }
-    auto env = [](const char* key) -> std::optional<std::string> {
-        const char* v = std::getenv(key);
-        return v ? std::optional<std::string>(v) : std::nullopt;
-    };
-    std::string thp;
-    if (!readSmallFile("/sys/kernel/mm/transparent_hugepage/enabled", thp)) return false;  // no THP
-    const auto plan = planHugePageRelaunch(env("GLIBC_TUNABLES"), thp, gnu_get_libc_version(),
-                                           env("STAGELOAD_HUGE_PAGES"));
-    if (!plan || !argv || !argv[0]) return false;
-    const auto before = env("GLIBC_TUNABLES");
-    ::setenv(kRestoreKey, plan->restore.c_str(), 1);
-    ::setenv("GLIBC_TUNABLES", plan->tunables.c_str(), 1);
-    ::execv("/proc/self/exe", argv);
-    // Still here: the exec failed. Go on as we are, with the environment as it was.
-    ::unsetenv(kRestoreKey);
-    if (before) ::setenv("GLIBC_TUNABLES", before->c_str(), 1);
-    else ::unsetenv("GLIBC_TUNABLES");
-    return false;
+    if (!argv || !argv[0]) return false;
+    execPlanned("/proc/self/exe", argv, false);
+    return false;  // still here: no plan, or the exec failed; go on as we are
 #else
     (void)argv;
     return false;
+#endif
+}
+
+void execWithHugePageMalloc(const char* program, char** argv) {
+#if defined(__linux__) && defined(__GLIBC__)
+    execPlanned(program, argv, true);
+#else
+    ::execv(program, argv);
 #endif
 }
 

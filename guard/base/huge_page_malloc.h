@@ -43,4 +43,11 @@ std::optional<HugePageRelaunch> planHugePageRelaunch(const std::optional<std::st
 /// exists.
 bool relaunchWithHugePageMalloc(char** argv);
 
+/// Replaces this process by `program` with arguments `argv`, its heap on huge pages when
+/// planHugePageRelaunch says so (the front `stageload` starting its engine: one exec, not two).
+/// `program` must call relaunchWithHugePageMalloc() first, which then only restores the user's
+/// GLIBC_TUNABLES. Returns only when the exec failed (errno says why), the environment as it
+/// was.
+void execWithHugePageMalloc(const char* program, char** argv);
+
 }  // namespace stageload

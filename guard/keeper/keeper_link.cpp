@@ -20,9 +20,9 @@ namespace stageload {
 
 std::filesystem::path keeperProgram() {
     if (const char* set = std::getenv("STAGELOAD_KEEPER"); set && *set) return set;
-    const auto dir = programDir();
-    if (dir.empty()) return {};
-    return (dir / ".." / "libexec" / "stageload" / "stageload-keeper").lexically_normal();
+    const auto prefix = programPrefix();
+    if (prefix.empty()) return {};
+    return prefix / "libexec" / "stageload" / "stageload-keeper";
 }
 
 KeeperLink::KeeperLink(const std::filesystem::path& program) {

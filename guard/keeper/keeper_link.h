@@ -25,7 +25,7 @@
 
 namespace stageload {
 
-/// ${STAGELOAD_KEEPER}, else <programDir>/../libexec/stageload/stageload-keeper. It may not
+/// ${STAGELOAD_KEEPER}, else <programPrefix>/libexec/stageload/stageload-keeper (data_dirs.h). It may not
 /// exist: KeeperLink's constructor then says so.
 std::filesystem::path keeperProgram();
 

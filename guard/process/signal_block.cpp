@@ -21,6 +21,27 @@ SignalBlock::SignalBlock() {
         sigaddset(&set_, sig);
     }
     pthread_sigmask(SIG_BLOCK, &set_, &old_);
+    child_ = old_;
+    for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigdelset(&child_, sig);
+}
+
+namespace {
+sigset_t terminationSignals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&set, sig);
+    return set;
+}
+}  // namespace
+
+void SignalBlock::blockTermination() {
+    const sigset_t set = terminationSignals();
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+void SignalBlock::unblockTermination() {
+    const sigset_t set = terminationSignals();
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 
 SignalBlock::~SignalBlock() {

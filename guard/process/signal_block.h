@@ -9,7 +9,9 @@
 //
 // A signal whose disposition is SIG_IGN when the block is made (SIGHUP under nohup) is left
 // alone: it stays ignored and never wakes wait().
-// Children should get oldMask() back (the process group runner does). Not thread-safe: use it
+// Children should start with childMask() (the process group runner does): the old mask without
+// the termination signals, which a program may have blocked from its first instruction
+// (blockTermination()) so that none is lost before the block exists. Not thread-safe: use it
 // from the thread that created it. Throws nothing.
 
 #include <csignal>
@@ -32,11 +34,22 @@ public:
     /// "signal N".
     static std::string describe(int sig);
 
-    const sigset_t& oldMask() const { return old_; }
+    /// Blocks SIGTERM, SIGINT, SIGHUP and SIGQUIT in the calling thread: the first thing a
+    /// guarding program does, so that a signal that comes while it starts waits for the
+    /// SignalBlock that records it instead of killing the program unrecorded.
+    static void blockTermination();
+    /// Undoes blockTermination(): for the commands that handle no signal themselves (a signal
+    /// that came in between is delivered now).
+    static void unblockTermination();
+
+    /// The mask a child process should start with: the one before this block, without the
+    /// termination signals.
+    const sigset_t& childMask() const { return child_; }
 
 private:
     sigset_t set_{};
     sigset_t old_{};
+    sigset_t child_{};
 };
 
 }  // namespace stageload

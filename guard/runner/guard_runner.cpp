@@ -156,7 +156,7 @@ int Guard::run(const std::vector<std::string>& argv) {
     }
     std::optional<GroupCommand> cmd;
     try {
-        cmd.emplace(argv, &signals.oldMask(), hooks.spawn);
+        cmd.emplace(argv, &signals.childMask(), hooks.spawn);
     } catch (const StartError& e) {
         log("error", e.what(), "");
         if (keeper) keeper->release();

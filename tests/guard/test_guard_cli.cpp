@@ -166,6 +166,60 @@ private slots:
         QCOMPARE(p.exitCode(), 128 + SIGTERM);
     }
 
+    // `stageload` links no LibTorch (the commands that run models are the engine's), and the
+    // termination signals it blocks from its first instruction are its own: the guarded
+    // command starts with none of them blocked.
+    void theGuardLoadsNoLibTorchAndItsCommandGetsEverySignal() {
+        const Result r = stageload({"guard", "--wait-free", "0", "--poll", "100ms", "--", "sh", "-c",
+                                    "cat /proc/$PPID/comm; grep -c libtorch /proc/$PPID/maps; "
+                                    "grep SigBlk /proc/self/status"});
+        QVERIFY2(r.code == 0 || r.code == 1, qPrintable(r.err));  // grep -c exits 1 on 0 lines
+        const QStringList lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0], QStringLiteral("stageload"));  // the guard itself is the parent
+        QCOMPARE(lines[1], QStringLiteral("0"));
+        bool ok = false;
+        const qulonglong blocked = lines[2].section(':', 1).trimmed().toULongLong(&ok, 16);
+        QVERIFY2(ok, qPrintable(lines[2]));
+        for (int sig : {SIGHUP, SIGINT, SIGQUIT, SIGTERM})
+            QVERIFY2(!(blocked & (1ull << (sig - 1))), qPrintable(QStringLiteral("signal %1 blocked: %2").arg(sig).arg(lines[2])));
+    }
+
+    // A SIGTERM that comes while the guard starts is recorded by the guard, which stops its
+    // command and exits 143 itself, instead of killing it: when it linked LibTorch it spent its
+    // first second loading it, with no handler yet.
+    void aSignalWhileTheGuardStartsIsItsToHandle() {
+        QProcess p;
+        p.start(QStringLiteral(STAGELOAD_EXE),
+                {"guard", "--wait-free", "0", "--poll", "100ms", "--", "sleep", "30"});
+        QVERIFY(p.waitForStarted());
+        QTest::qSleep(150);
+        ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(10000));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 128 + SIGTERM);
+        QVERIFY2(err.contains("guard ended by signal 15"), err.constData());
+    }
+
+    // Without its engine, a command that runs models says what is missing and exits 127.
+    void aMissingEngineIsNamed() {
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("STAGELOAD_ENGINE"), QStringLiteral("/nonexistent/stageload-engine"));
+        QTemporaryDir dir;
+        const QString picture = QStringLiteral(STAGELOAD_SAMPLES_DIR "/knight_tiny_white.png");
+        for (const QStringList& args : {QStringList{"probe", "model.pt"}, QStringList{"bench", "cascade", "--help"},
+                                        QStringList{"run", picture, "-o", dir.filePath("hero.glb")}}) {
+            const Result r = stageload(args, 30000, env);
+            QCOMPARE(r.code, 127);
+            QVERIFY2(r.err.contains("/nonexistent/stageload-engine") && r.err.contains("No such file"),
+                     qPrintable(r.err));
+        }
+        // The Torch-free commands do not need it.
+        QCOMPARE(stageload({"guard", "--wait-free", "0", "--", "true"}, 30000, env).code, 0);
+        QVERIFY(stageload({"--help"}, 30000, env).out.contains("probe"));
+    }
+
     void traceIntervalSetsTheSamplingRate() {
         QTemporaryDir dir;
         const QString trace = dir.filePath("fast.jsonl");

@@ -15,7 +15,7 @@ prefix=$tmp/opt/stageload-studio
 step "cmake --install into $prefix"
 cmake --install "$build" --prefix "$prefix" --strip > "$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install"; }
 
-for f in bin/stageload bin/stageload-studio \
+for f in bin/stageload bin/stageload-studio libexec/stageload/stageload-engine libexec/stageload/stageload-keeper \
          share/applications/$id.desktop share/metainfo/$id.metainfo.xml share/mime/packages/$id.xml \
          share/icons/hicolor/scalable/apps/$id.svg share/icons/hicolor/16x16/apps/$id.png \
          share/icons/hicolor/48x48/apps/$id.png share/icons/hicolor/256x256/apps/$id.png \
@@ -34,7 +34,7 @@ grep -rlF -- "$build" "$prefix/share" && fail "installed data names the build tr
   fail "bin/stageload is not stripped"
 
 # Nothing of the environment points the programs at their data: they find it themselves.
-unset STAGELOAD_DATA_DIR STAGELOAD_WEIGHTS_DIR
+unset STAGELOAD_DATA_DIR STAGELOAD_WEIGHTS_DIR STAGELOAD_KEEPER STAGELOAD_ENGINE
 export HOME=$tmp/home XDG_DATA_HOME=$tmp/home/.local/share XDG_DATA_DIRS=$tmp/no-such-share
 mkdir -p "$HOME"
 step "versions"
@@ -68,6 +68,10 @@ cp "$build/weights/u2netp.safetensors" "$prefix/share/stageload/weights/"
 [[ -s hero.glb ]] || fail "no hero.glb"
 grep -q "closed, manifold, outward" run.log || { cat run.log; fail "the mesh is not closed, manifold and outward"; }
 grep -q "subject from u2netp" run.log || { cat run.log; fail "the run did not use U²-Netp"; }
+# Guarded, the built-in run is the engine's child under the engine's guard: it finds the keeper.
+"$prefix/bin/stageload" run hero.png -o guarded.glb --wait-free 0 > guarded.log 2>&1 || { cat guarded.log; fail "stageload run --wait-free 0"; }
+grep -qi keeper guarded.log && { cat guarded.log; fail "the engine does not find its keeper"; }
+[[ -s guarded.glb ]] || fail "no guarded.glb"
 
 step "the generator definitions shipped beside the program"
 "$prefix/bin/stageload" forecast --generator "$prefix/share/stageload/generators/stageload-cascade.json" \

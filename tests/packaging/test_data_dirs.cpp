@@ -48,6 +48,21 @@ private slots:
         QCOMPARE(QString::fromStdString(dataDir().string()), QStringLiteral("/somewhere/else"));
     }
 
+    // The programs in <prefix>/bin and the engine and keeper in <prefix>/libexec/stageload find
+    // the same prefix, so the engine reads the same shipped data and weights as `stageload`.
+    void bothProgramFoldersGiveTheSamePrefix() {
+        QCOMPARE(prefixOf("/opt/stageload-studio/bin"), fs::path("/opt/stageload-studio"));
+        QCOMPARE(prefixOf("/opt/stageload-studio/libexec/stageload"), fs::path("/opt/stageload-studio"));
+        QCOMPARE(prefixOf("/usr/libexec/stageload/"), fs::path("/usr"));
+        QCOMPARE(prefixOf("/work/build/ui/cli"), fs::path("/work/build/ui"));
+        QCOMPARE(prefixOf("/work/build/ui/libexec/stageload"), fs::path("/work/build/ui"));
+        QCOMPARE(prefixOf("/work/build/ui/cli/../libexec/stageload"), fs::path("/work/build/ui"));
+        // A folder that is merely called stageload is not libexec's.
+        QCOMPARE(prefixOf("/home/ann/stageload"), fs::path("/home/ann"));
+        QCOMPARE(prefixOf(""), fs::path());
+        QCOMPARE(programPrefix(), prefixOf(programDir()));
+    }
+
     void theMachinesFoldersFollowXdgDataDirs() {
         {
             ScopedEnv dirs("XDG_DATA_DIRS", "/a:/b/::relative:/a/");

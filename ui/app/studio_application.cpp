@@ -25,7 +25,7 @@ QIcon StudioApplication::icon() {
     const QString name = QStringLiteral(STAGELOAD_APP_ID);
     if (QIcon::hasThemeIcon(name)) return QIcon::fromTheme(name);
     QIcon icon;
-    const QDir hicolor(QString::fromStdString((programDir() / ".." / "share" / "icons" / "hicolor").string()));
+    const QDir hicolor(QString::fromStdString((programPrefix() / "share" / "icons" / "hicolor").string()));
     for (const QString& size : hicolor.entryList({QStringLiteral("*x*")}, QDir::Dirs))
         if (const QString png = hicolor.filePath(size + QStringLiteral("/apps/") + name + QStringLiteral(".png"));
             QFileInfo::exists(png))

@@ -18,6 +18,7 @@
 #include "guard/memory/process_memory.h"
 #include "guard/meter/meter.h"
 #include "ui/cli/commands.h"
+#include "ui/cli/engine_commands.h"
 
 namespace stageload::cli {
 namespace {
@@ -181,13 +182,10 @@ void addCascadeOptions(CLI::App* cmd, CascadeOptions& o) {
 }  // namespace
 
 CLI::App* addBenchCommand(CLI::App& app, Selected& selected) {
-    auto* bench = app.add_subcommand(
-        "bench", "Benchmarks: the stand-in cascade, run comparisons, the meter and the guard");
-    bench->require_subcommand(1);
+    auto* bench = addBenchGroup(app);
 
     auto o = std::make_shared<CascadeOptions>();
-    auto* cascade = bench->add_subcommand(
-        "cascade", "Run the stand-in cascade (Pixal3D's stage plan, scaled) once");
+    auto* cascade = bench->add_subcommand("cascade", engineCommandDescription("bench", "cascade"));
     addCascadeOptions(cascade, *o);
     cascade->add_option("--load", o->load, std::string(runField(RunField::Load).help))
         ->check(CLI::IsMember(choiceNames<LoadMode>()));
@@ -211,8 +209,7 @@ CLI::App* addBenchCommand(CLI::App& app, Selected& selected) {
     cascade->callback([o, &selected] { selected = [o] { return runCascadeCommand(*o); }; });
 
     auto files = std::make_shared<std::pair<std::string, std::string>>();
-    auto* compare = bench->add_subcommand(
-        "compare", "Compare two fingerprint folders stage by stage (exit 1 if any differ)");
+    auto* compare = bench->add_subcommand("compare", engineCommandDescription("bench", "compare"));
     compare->add_option("A", files->first, "First run's fingerprint folder")->required();
     compare->add_option("B", files->second, "Second run's fingerprint folder")->required();
     compare->callback([files, &selected] {
@@ -223,8 +220,7 @@ CLI::App* addBenchCommand(CLI::App& app, Selected& selected) {
 
 void addDemoCommand(CLI::App& app, Selected& selected) {
     auto o = std::make_shared<CascadeOptions>();
-    auto* demo = app.add_subcommand(
-        "demo", "Run the stand-in cascade staged, then eager, and compare them stage by stage");
+    auto* demo = app.add_subcommand("demo", engineCommandDescription("", "demo"));
     addCascadeOptions(demo, *o);
     demo->callback([o, &selected] {
         selected = [o] {

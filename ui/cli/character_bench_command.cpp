@@ -14,6 +14,7 @@
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
 #include "ui/cli/commands.h"
+#include "ui/cli/engine_commands.h"
 #include "ui/cli/run_flags.h"
 
 namespace stageload::cli {
@@ -106,9 +107,7 @@ int runCharacterBench(const CharacterBenchOptions& o) {
 
 void addCharacterBenchCommand(CLI::App& bench, Selected& selected) {
     auto o = std::make_shared<CharacterBenchOptions>();
-    auto* cmd = bench.add_subcommand(
-        "character", "Every sample picture through the character pipeline, staged and eager: "
-                     "per stage seconds and peak memory from the traces");
+    auto* cmd = bench.add_subcommand("character", engineCommandDescription("bench", "character"));
     cmd->add_option("--samples", o->samples, "Folder of .png pictures (default resources/samples)");
     cmd->add_option("--out", o->out, "Folder for the meshes and traces (default a temp folder)");
     addRunFlags(*cmd, o->settings, {RunField::TextureSize, RunField::Triangles});

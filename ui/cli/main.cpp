@@ -1,67 +1,45 @@
-// `stageload`: the command line face of the engine and the guard.
-#include <cstdio>
-#include <cstring>
-
+// `stageload`: the command line face of the engine and the guard. This program links no
+// LibTorch, so it starts in milliseconds; the commands that run models are handed to
+// `stageload-engine` (engine_commands.h).
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
-#include "guard/base/error.h"
-#include "guard/base/huge_page_malloc.h"
-#include "engine/api/failure.h"
+#include "guard/process/signal_block.h"
 #include "ui/cli/commands.h"
+#include "ui/cli/engine_commands.h"
 
 int main(int argc, char** argv) {
-    // Commands that run models get glibc's heap on huge pages (re-executes once, see header).
-    if (argc > 1 && (std::strcmp(argv[1], "run") == 0 || std::strcmp(argv[1], "bench") == 0 ||
-                     std::strcmp(argv[1], "demo") == 0 || std::strcmp(argv[1], "probe") == 0))
-        stageload::relaunchWithHugePageMalloc(argv);
+    // First of all: a signal that comes while the program starts waits for the guard, which
+    // records it and stops its command, instead of killing this program unrecorded. The mask
+    // survives the exec into the engine.
+    stageload::SignalBlock::blockTermination();
+    if (stageload::cli::isEngineCommandLine(argc, argv)) return stageload::cli::execEngine(argv);
+
     CLI::App app{"stageload: stage-by-stage model loading, memory traces and a guard for heavy "
-                 "pipelines"};
+                 "pipelines", "stageload"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "stageload " STAGELOAD_VERSION);
     spdlog::set_pattern("%^%l%$: %v");
 
-    stageload::cli::Selected selected;
-    stageload::cli::addRunCommand(app, selected);
-    stageload::cli::addProbeCommand(app, selected);
-    stageload::cli::addDemoCommand(app, selected);
-    auto* bench = stageload::cli::addBenchCommand(app, selected);
-    stageload::cli::addSummaryCommand(app, selected);
-    stageload::cli::addPlotCommand(app, selected);
-    stageload::cli::addGuardCommand(app, selected);
-    stageload::cli::addForecastCommand(app, selected);
-    stageload::cli::addInstallWeightsCommand(app, selected);
-    stageload::cli::addCharacterBenchCommand(*bench, selected);
-    stageload::cli::addGuardBenchCommand(*bench, selected);
-    stageload::cli::addGeneratorBenchCommand(*bench, selected);
-    stageload::cli::addForecastBenchCommand(*bench, selected);
+    using namespace stageload::cli;
+    Selected selected;
+    addRunCommand(app, selected, [argv](const RunOptions&) -> Selected {
+        return [argv] { return execEngine(argv); };  // the built-in pipeline runs models
+    });
+    addSummaryCommand(app, selected);
+    addPlotCommand(app, selected);
+    addGuardCommand(app, selected);
+    addForecastCommand(app, selected);
+    addInstallWeightsCommand(app, selected);
+    auto* bench = addBenchGroup(app);
+    addGuardBenchCommand(*bench, selected);
+    addGeneratorBenchCommand(*bench, selected);
+    addStartBenchCommand(*bench, selected);
+    addEngineCommandEntries(app, *bench, selected, argv);
 
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        app.exit(e);
-        return 2;
-    }
-
-    // Whatever a command lets through (a LibTorch error, a filesystem error, no memory) ends in
-    // a message and an exit code of its kind, never an abort.
-    try {
-        return selected ? selected() : 0;
-    } catch (const stageload::UsageError& e) {
-        std::fprintf(stderr, "stageload: error: %s\n", e.what());
-        return 2;
-    } catch (const stageload::Error& e) {
-        std::fprintf(stderr, "stageload: error: %s\n", e.what());
-        return 1;
-    } catch (...) {
-        const auto f = stageload::classifyFailure(std::current_exception());
-        std::fprintf(stderr, "stageload: error: %s\n", f.message.c_str());
-        return stageload::exitCode(f.kind);
-    }
+    if (const auto exit = parseCommandLine(app, argc, argv)) return *exit;
+    // The guard (its own and a run's) records the signals it was sent; every other command is
+    // ended by them as usual. A built-in run keeps the mask into the engine, which takes them.
+    if (!app.got_subcommand("guard") && !app.got_subcommand("run")) stageload::SignalBlock::unblockTermination();
+    return runSelected(selected);
 }

@@ -9,6 +9,7 @@
 #include "guard/base/error.h"
 #include "engine/pipelines/probe.h"
 #include "ui/cli/commands.h"
+#include "ui/cli/engine_commands.h"
 
 namespace stageload::cli {
 namespace {
@@ -60,9 +61,7 @@ int runProbe(const ProbeOptions& o) {
 
 void addProbeCommand(CLI::App& app, Selected& selected) {
     auto o = std::make_shared<ProbeOptions>();
-    auto* cmd = app.add_subcommand(
-        "probe", "Resident memory of one model before and after loading, warm-up, inference and "
-                 "release, with the peak inside each");
+    auto* cmd = app.add_subcommand("probe", engineCommandDescription("", "probe"));
     cmd->add_option("model", o->file, "A TorchScript file, or a safetensors file of a known "
                                       "architecture (U²-Netp)")
         ->required();
