@@ -277,10 +277,15 @@ Forecast forecastRun(const std::vector<RunPoint>& history, const RunKey& key, st
                     bestLine = l;
                 }
             }
-            at = bestLine.a + bestLine.b * key.sizes.at(best);
+            // A run's stage peaks scatter from run to run around the line (by up to 11 % at
+            // sizes between and beyond those fitted: `stageload bench forecast`): widened, so
+            // that a forecast keeps out a run the guard would stop.
+            sf.margin = kFitMargin;
+            at = (bestLine.a + bestLine.b * key.sizes.at(best)) * (1.0 + sf.margin);
             sf.rough = differs || varying.size() > 1;
             sf.basis = "fit over " + best + " (" + runsText(sf.runs) + ")" +
-                       (varying.size() > 1 ? "; other sizes differ too" : "");
+                       (varying.size() > 1 ? "; other sizes differ too" : "") + " + " +
+                       formatNumber(std::round(sf.margin * 100.0)) + " % margin";
         }
         if (weights) {
             at = std::max(0.0, at) + double(*weights);

@@ -23,6 +23,12 @@ namespace {
 
 constexpr std::int64_t MiB = 1 << 20;
 
+// The peak an earlier run must have had for a line through such runs to forecast `bytes` once
+// its margin is added: the verdict tests speak of round forecasts.
+std::int64_t beforeFitMargin(std::int64_t bytes) {
+    return std::llround(double(bytes) / (1.0 + stageload::kFitMargin));
+}
+
 // A trace of `stages` (name, peak) one second each, with `meta` as its start line.
 std::string traceText(const nlohmann::json& meta, const std::vector<std::pair<std::string, std::int64_t>>& stages,
                       const std::string& tail = "{\"type\":\"end\"}\n") {
@@ -68,13 +74,15 @@ private slots:
         QCOMPARE(f.runs, 2);
         QCOMPARE(f.stages.size(), std::size_t(3));
         QCOMPARE(f.stages[1].stage, std::string("texture"));
-        QCOMPARE(*f.stages[1].peak, 500 * MiB);
-        QCOMPARE(f.stages[1].basis, std::string("fit over scale_gib (2 runs)"));
+        // On the line, and the run-to-run scatter's margin above it.
+        QCOMPARE(*f.stages[1].peak, std::llround(500 * MiB * (1 + kFitMargin)));
+        QCOMPARE(f.stages[1].margin, kFitMargin);
+        QCOMPARE(f.stages[1].basis, std::string("fit over scale_gib (2 runs) + 8 % margin"));
         QVERIFY(!f.stages[1].rough);
-        QCOMPARE(*f.stages[2].peak, 50 * MiB);
+        QCOMPARE(*f.stages[2].peak, std::llround(50 * MiB * (1 + kFitMargin)));
         QCOMPARE(f.peakStage(), std::string("structure"));
         // Farther out the line goes on.
-        QCOMPARE(*forecastRun(history, runKeyOf(cascade(6))).stages[1].peak, 1300 * MiB);
+        QCOMPARE(*forecastRun(history, runKeyOf(cascade(6))).stages[1].peak, std::llround(1300 * MiB * (1 + kFitMargin)));
     }
 
     void theSameSettingsGiveTheMeanAndOtherOnesAreRough() {
@@ -190,8 +198,8 @@ private slots:
 
     // 1000 MiB per GiB of scale in texture: 2000 MiB forecast at scale 2.
     void theVerdictSaysFitsTightOrWillNotFit() {
-        const std::vector<RunPoint> history = {point(cascade(1), {{"texture", 1000 * MiB}}),
-                                               point(cascade(3), {{"texture", 3000 * MiB}})};
+        const std::vector<RunPoint> history = {point(cascade(1), {{"texture", beforeFitMargin(1000 * MiB)}}),
+                                               point(cascade(3), {{"texture", beforeFitMargin(3000 * MiB)}})};
         const RunKey key = runKeyOf(cascade(2));
         const Forecast f = forecastRun(history, key);
         QCOMPARE(*f.peak(), 2000 * MiB);
@@ -233,8 +241,8 @@ private slots:
     // A run that fits in memory but whose peak takes available memory under the guard's stop
     // level is one the guard will stop: the verdict says where, and what lets it through.
     void theVerdictKnowsTheGuardsStopLevel() {
-        const std::vector<RunPoint> history = {point(cascade(1), {{"texture", 1000 * MiB}}),
-                                               point(cascade(3), {{"texture", 3000 * MiB}})};
+        const std::vector<RunPoint> history = {point(cascade(1), {{"texture", beforeFitMargin(1000 * MiB)}}),
+                                               point(cascade(3), {{"texture", beforeFitMargin(3000 * MiB)}})};
         const Forecast f = forecastRun(history, runKeyOf(cascade(2)));  // 2000 MiB in texture
         const std::int64_t total = 10000 * MiB;
         const auto fits = judgeFit(f, 9500 * MiB, {});
@@ -275,8 +283,8 @@ private slots:
         const auto character = [](int texture) {
             return nlohmann::json{{"pipeline", "character"}, {"load", "staged"}, {"texture_size", texture}};
         };
-        const std::vector<RunPoint> history = {point(character(1024), {{"texture", 1000 * MiB}}),
-                                               point(character(4096), {{"texture", 7000 * MiB}})};
+        const std::vector<RunPoint> history = {point(character(1024), {{"texture", beforeFitMargin(1000 * MiB)}}),
+                                               point(character(4096), {{"texture", beforeFitMargin(7000 * MiB)}})};
         QCOMPARE(smallerSettingThatFits(history, runKeyOf(character(4096)), 3000 * MiB),
                  std::string("choose texture 1024 (about 1000.0 MiB)"));  // 2048: 3000 MiB + margin
         QCOMPARE(smallerSettingThatFits(history, runKeyOf(character(4096)), 500 * MiB), std::string());
@@ -332,7 +340,7 @@ private slots:
         // Now its checkpoint is 2500 MiB: the fit of what it held besides, plus the new weights.
         f = forecastRun(history, runKeyOf(generator(30, 2500 * MiB)));
         QCOMPARE(f.stages.at(0).stage, std::string("shape"));
-        QCOMPARE(*f.stages[0].peak, (3000 + 2500) * MiB);
+        QCOMPARE(*f.stages[0].peak, std::llround(3000 * MiB * (1 + kFitMargin)) + 2500 * MiB);
         QVERIFY(!f.stages[0].lowerBound);
         QCOMPARE(*f.stages[0].weights, 2500 * MiB);
         // texture: no earlier run, a lower bound after the stages the history orders.
@@ -343,7 +351,7 @@ private slots:
         auto plain = [](double steps) { return nlohmann::json{{"generator", "g"}, {"params", {{"steps", steps}}}}; };
         history = {point(plain(10), {{"shape", 2000 * MiB}}), point(plain(20), {{"shape", 3000 * MiB}})};
         f = forecastRun(history, runKeyOf(generator(30, 1000 * MiB)));
-        QCOMPARE(*f.stages[0].peak, 4000 * MiB);
+        QCOMPARE(*f.stages[0].peak, std::llround(3000 * MiB * (1 + kFitMargin)) + 1000 * MiB);
         // Never below the weights, whatever the fit says.
         history = {point(generator(10, 1000 * MiB), {{"shape", 1500 * MiB}}),
                    point(generator(20, 1000 * MiB), {{"shape", 1100 * MiB}})};
