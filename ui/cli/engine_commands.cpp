@@ -18,6 +18,14 @@ namespace {
 
 constexpr std::string_view kBench = "bench";
 
+/// One command the engine runs for `stageload` (all but `run`, which `stageload` parses itself
+/// to keep generator runs Torch-free).
+struct EngineCommand {
+    std::string_view group;  ///< "" for a top-level command, else its parent ("bench")
+    std::string_view name;
+    std::string_view description;
+};
+
 constexpr EngineCommand kCommands[] = {
     {"", "probe",
      "Resident memory of one model before and after loading, warm-up, inference and release, with "
@@ -32,11 +40,6 @@ constexpr EngineCommand kCommands[] = {
 };
 
 }  // namespace
-
-const EngineCommand* engineCommands(std::size_t* count) {
-    *count = std::size(kCommands);
-    return kCommands;
-}
 
 std::string engineCommandDescription(std::string_view group, std::string_view name) {
     for (const auto& c : kCommands)

@@ -17,6 +17,7 @@
 // same arguments, same signal mask, glibc's heap on huge pages (guard/base/huge_page_malloc.h).
 
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 #include "ui/cli/commands.h"
@@ -26,16 +27,6 @@ class App;
 }
 
 namespace stageload::cli {
-
-struct EngineCommand {
-    std::string_view group;  ///< "" for a top-level command, else its parent ("bench")
-    std::string_view name;
-    std::string_view description;
-};
-
-/// Every command the engine runs for `stageload`, but `run` (which `stageload` parses itself to
-/// keep generator runs Torch-free).
-const EngineCommand* engineCommands(std::size_t* count);
 
 /// The description of engine command `group name`; throws std::logic_error for one not listed.
 std::string engineCommandDescription(std::string_view group, std::string_view name);
