@@ -11,11 +11,12 @@
 //
 // The fit, per stage: with runs at one setting only, their mean (exact when the settings are
 // the same; "rough" when not, widened by a stated margin: kRoughMargin, and a whole more for
-// each doubling of a size past the largest the runs had); with runs at two or more values of the settings that differ
-// among them, a straight line through the peaks against the one of those settings that
-// explains them best (least squares), evaluated at the new value and widened by kFitMargin. Peaks are the trace
-// summary's per-stage peaks of stages that ran to their end (a stopped run's last stage and
-// the stage a trace without an end line was cut in are left out: they are lower bounds).
+// each doubling of a size past the largest the runs had); with runs at two or more values of
+// the settings that differ among them, a straight line through the peaks against the one of
+// those settings that explains them best (least squares), evaluated at the new value and
+// widened by kFitMargin. Peaks are the trace summary's per-stage peaks of stages that ran to
+// their end (a stopped run's last stage and the stage a trace without an end line was cut in
+// are left out: they are lower bounds).
 // Pure functions except the readers; thread-safe.
 
 #include <cstdint>
@@ -80,7 +81,7 @@ struct StageForecast {
     int runs = 0;                      ///< earlier runs it rests on
     std::string basis;                 ///< "fit over scale_gib (3 runs)", "same settings (2 runs)", ...
     bool rough = false;                ///< one setting only, and not the new run's
-    double margin = 0.0;               ///< added to a rough mean or a fit, as a fraction of it (said in basis)
+    double margin = 0.0;               ///< added to a rough mean or a fit, as a fraction (said in basis)
     std::optional<std::int64_t> weights;  ///< the stage's weights, known exactly ahead
     bool lowerBound = false;           ///< no earlier run: `peak` is the weights alone
 };

@@ -25,8 +25,8 @@
 
 namespace stageload {
 
-/// ${STAGELOAD_KEEPER}, else <programPrefix>/libexec/stageload/stageload-keeper (data_dirs.h). It may not
-/// exist: KeeperLink's constructor then says so.
+/// ${STAGELOAD_KEEPER}, else <programPrefix>/libexec/stageload/stageload-keeper (data_dirs.h).
+/// It may not exist: KeeperLink's constructor then says so.
 std::filesystem::path keeperProgram();
 
 class KeeperLink {

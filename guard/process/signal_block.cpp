@@ -1,13 +1,27 @@
 #include "guard/process/signal_block.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <ctime>
 #include <initializer_list>
+#include <iterator>
 
 #include <pthread.h>
 
 namespace stageload {
+namespace {
+
+constexpr int kTermination[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};  // what "stop" means
+
+sigset_t terminationSignals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : kTermination) sigaddset(&set, sig);
+    return set;
+}
+
+}  // namespace
 
 SignalBlock::SignalBlock() {
     sigemptyset(&set_);
@@ -22,17 +36,8 @@ SignalBlock::SignalBlock() {
     }
     pthread_sigmask(SIG_BLOCK, &set_, &old_);
     child_ = old_;
-    for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigdelset(&child_, sig);
+    for (int sig : kTermination) sigdelset(&child_, sig);
 }
-
-namespace {
-sigset_t terminationSignals() {
-    sigset_t set;
-    sigemptyset(&set);
-    for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&set, sig);
-    return set;
-}
-}  // namespace
 
 void SignalBlock::blockTermination() {
     const sigset_t set = terminationSignals();
@@ -49,7 +54,7 @@ SignalBlock::~SignalBlock() {
 }
 
 bool SignalBlock::isTermination(int sig) {
-    return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
+    return std::find(std::begin(kTermination), std::end(kTermination), sig) != std::end(kTermination);
 }
 
 std::string SignalBlock::describe(int sig) {

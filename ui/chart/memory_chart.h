@@ -17,9 +17,9 @@
 //
 // Layout: a QSplitter with the plot on the left and the StagePeakTable (peakTable()) on the
 // right; both are children of this widget. The table gets the width that shows its columns
-// whole, up to 40 % of the chart's, until the user drags the handle. The table and the bands follow the primary run
-// (the live one or the one showTrace() showed); overlays are drawn dashed and lighter, each
-// footprint in a colour of its own, without bands or ticks. While a run is live and followed,
+// whole, up to 40 % of the chart's, until the user drags the handle. The table and the bands
+// follow the primary run (the live one or the one showTrace() showed); overlays are drawn
+// dashed and lighter, each footprint in a colour of its own, without bands or ticks. While a run is live and followed,
 // the x range is the live run's, whatever the overlays' length.
 //
 // Live updates: appending is O(1) per sample; replots are coalesced by a 50 ms timer (at most

@@ -2,9 +2,10 @@
 // The per-stage peak table beside the memory chart: stage | time (s) | peak (GiB) | high-water
 // (GiB), the units on a second header line; one row per stage window, then a bold "total" row
 // (duration, overall peak). The high-water column is the engine's exact per-stage peak (its
-// stage_peak marks), shown only for traces that have it, as `stageload summary` does. Sizes in the display unit (GiB = 2^30
-// bytes by default, or GB: display_units.h), 2 decimals as stageload::formatGb() writes them
-// (the published tables' convention); "–" for a window without samples.
+// stage_peak marks), shown only for traces that have it, as `stageload summary` does. Sizes in
+// the display unit (GiB = 2^30 bytes by default, or GB: display_units.h), 2 decimals as
+// stageload::formatGb() writes them (the published tables' convention); "–" for a window
+// without samples.
 //
 //   stageload::chart::StagePeakTable table;
 //   table.setSummary(stageload::summarize(trace));

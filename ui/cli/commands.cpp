@@ -3,11 +3,18 @@
 #include <cstdio>
 
 #include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
 
 #include "engine/api/failure.h"
 #include "guard/base/error.h"
 
 namespace stageload::cli {
+
+void setUpApp(CLI::App& app) {
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "stageload " STAGELOAD_VERSION);
+    spdlog::set_pattern("%^%l%$: %v");
+}
 
 std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv) {
     try {

@@ -21,6 +21,8 @@ namespace stageload::cli {
 using Selected = std::function<int()>;
 struct RunOptions;
 
+/// What both programs' `app` has: one subcommand required, --version, spdlog's plain pattern.
+void setUpApp(CLI::App& app);
 /// Parses argv into `app`: nullopt to go on, else the exit code (0 after --help or --version,
 /// 2 for a bad flag, with CLI11's message).
 std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv);

@@ -3,7 +3,6 @@
 // `stageload` execs it with its own command line (engine_commands.h); run by hand it answers the
 // same commands.
 #include <CLI/CLI.hpp>
-#include <spdlog/spdlog.h>
 
 #include "guard/base/huge_page_malloc.h"
 #include "guard/process/signal_block.h"
@@ -15,9 +14,7 @@ int main(int argc, char** argv) {
     // user's environment back; started by hand, it re-executes once (see the header).
     stageload::relaunchWithHugePageMalloc(argv);
     CLI::App app{"stageload-engine: the stageload commands that run models", "stageload"};
-    app.require_subcommand(1);
-    app.set_version_flag("--version", "stageload " STAGELOAD_VERSION);
-    spdlog::set_pattern("%^%l%$: %v");
+    stageload::cli::setUpApp(app);
 
     using namespace stageload::cli;
     Selected selected;

@@ -8,9 +8,6 @@
 // under its measured peak by more than 5 %, none over it by more than 15 %. Prints forecast,
 // measured and error for every stage of every held-out run, the worst of each kind, and exits
 // 1 when the goal is missed.
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -28,11 +25,10 @@
 #include "engine/media/image.h"
 #include "guard/forecast/forecast.h"
 #include "guard/trace/summary.h"
+#include "ui/cli/child_program.h"
 #include "ui/cli/commands.h"
 #include "ui/cli/engine_commands.h"
 #include "ui/cli/run_generator.h"
-
-extern char** environ;
 
 namespace stageload::cli {
 namespace {
@@ -51,32 +47,13 @@ struct ForecastBenchOptions {
     std::string out;
 };
 
-// Runs this program with `args`, its output into `log`; its exit code (-1 if it did not start).
-int runSelf(const std::vector<std::string>& args, const fs::path& log) {
-    std::vector<std::string> argv{thisProgram().string()};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<char*> cargv;
-    for (auto& a : argv) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    posix_spawn_file_actions_t files;
-    posix_spawn_file_actions_init(&files);
-    posix_spawn_file_actions_addopen(&files, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&files, 1, 2);
-    pid_t pid = -1;
-    const int rc = posix_spawn(&pid, cargv[0], &files, nullptr, cargv.data(), environ);
-    posix_spawn_file_actions_destroy(&files);
-    if (rc != 0) return -1;
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 void mustRun(const std::vector<std::string>& args, const fs::path& log) {
     std::fprintf(stderr, "  stageload");
     for (const auto& a : args) std::fprintf(stderr, " %s", a.c_str());
     std::fprintf(stderr, "\n");
-    if (const int code = runSelf(args, log); code != 0)
+    std::vector<std::string> argv{thisProgram().string()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    if (const int code = runToEnd(argv, log); code != 0)
         throw Error("a benchmark run failed (exit " + std::to_string(code) + "); its output is in " + log.string());
 }
 

@@ -2,7 +2,6 @@
 // LibTorch, so it starts in milliseconds; the commands that run models are handed to
 // `stageload-engine` (engine_commands.h).
 #include <CLI/CLI.hpp>
-#include <spdlog/spdlog.h>
 
 #include "guard/process/signal_block.h"
 #include "ui/cli/commands.h"
@@ -17,9 +16,7 @@ int main(int argc, char** argv) {
 
     CLI::App app{"stageload: stage-by-stage model loading, memory traces and a guard for heavy "
                  "pipelines", "stageload"};
-    app.require_subcommand(1);
-    app.set_version_flag("--version", "stageload " STAGELOAD_VERSION);
-    spdlog::set_pattern("%^%l%$: %v");
+    stageload::cli::setUpApp(app);
 
     using namespace stageload::cli;
     Selected selected;

@@ -1,9 +1,6 @@
 // `stageload bench start`: how long `stageload` takes to start and end, the median of N runs
 // of `--help` and of `summary` on a small trace, next to the engine's `--help` (what loading
 // LibTorch costs). Goal: the Torch-free commands under 50 ms.
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,11 +17,10 @@
 
 #include "guard/base/error.h"
 #include "guard/trace/trace_writer.h"
+#include "ui/cli/child_program.h"
 #include "ui/cli/commands.h"
 #include "ui/cli/engine_commands.h"
 #include "ui/cli/run_generator.h"
-
-extern char** environ;
 
 namespace stageload::cli {
 namespace {
@@ -38,23 +34,11 @@ struct StartBenchOptions {
 // Wall time of one run of `argv`, its output to /dev/null; throws Error when it cannot start or
 // does not exit 0.
 double secondsToRun(const std::vector<std::string>& argv) {
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
     const auto start = std::chrono::steady_clock::now();
-    pid_t pid = 0;
-    const int error = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (error != 0) throw Error("cannot start " + argv[0] + ": " + std::strerror(error));
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    const int code = runToEnd(argv, "/dev/null");
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw Error(argv[0] + " " + argv[1] + " did not exit 0");
+    if (code < 0) throw Error("cannot start " + argv[0] + ": " + std::strerror(errno));
+    if (code != 0) throw Error(argv[0] + " " + argv[1] + " exited " + std::to_string(code));
     return seconds;
 }
 
