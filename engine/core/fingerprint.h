@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include <torch/torch.h>
+#include "engine/core/torch_core.h"
 
 namespace stageload {
 

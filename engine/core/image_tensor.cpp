@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "engine/core/torch_nn.h"
+
 namespace stageload {
 namespace {
 

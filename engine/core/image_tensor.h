@@ -2,7 +2,7 @@
 // Between 8-bit pictures and float tensors, and the few image operations the pipelines share.
 // Tensors are float CHW (or HW for masks) with values in 0..1.
 
-#include <torch/torch.h>
+#include "engine/core/torch_core.h"
 
 #include "engine/media/image.h"
 

@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-#include <torch/torch.h>
+#include "engine/core/torch_nn.h"
 
 namespace stageload {
 

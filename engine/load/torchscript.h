@@ -13,7 +13,7 @@
 #include <vector>
 
 #include <torch/script.h>
-#include <torch/torch.h>
+#include "engine/core/torch_nn.h"
 
 namespace stageload {
 

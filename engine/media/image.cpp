@@ -1,6 +1,7 @@
 #include "engine/media/image.h"
 
 #include <stb_image.h>
+#include <stb_image_resize.h>
 #include <stb_image_write.h>
 #include <turbojpeg.h>
 #include <webp/decode.h>
@@ -340,6 +341,24 @@ Image toRgb(const Image& image) {
             rgb.pixels[3 * i + c] =
                 image.pixels[i * image.channels + (image.channels >= 3 ? c : 0)];
     return rgb;
+}
+
+Image resizeImage(const Image& image, int width, int height) {
+    if (image.empty()) throw ImageError("cannot resize an empty picture");
+    if (width < 1 || height < 1)
+        throw ImageError("cannot resize a picture to " + std::to_string(width) + "×" +
+                         std::to_string(height) + " pixels: both sides must be at least 1");
+    Image out(width, height, image.channels);
+    const int alpha = image.channels == 4 ? 3 : STBIR_ALPHA_CHANNEL_NONE;
+    // Per axis: the area average when shrinking (no ringing, as resizeTensor), bilinear when
+    // growing.
+    const auto filter = [](int from, int to) { return to < from ? STBIR_FILTER_BOX : STBIR_FILTER_TRIANGLE; };
+    const int ok = stbir_resize(image.pixels.data(), image.width, image.height, 0, out.pixels.data(),
+                                width, height, 0, STBIR_TYPE_UINT8, image.channels, alpha, 0,
+                                STBIR_EDGE_CLAMP, STBIR_EDGE_CLAMP, filter(image.width, width),
+                                filter(image.height, height), STBIR_COLORSPACE_LINEAR, nullptr);
+    if (!ok) throw ImageError("cannot resize the picture: out of memory");
+    return out;
 }
 
 }  // namespace stageload

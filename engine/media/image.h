@@ -92,4 +92,9 @@ Image toRgb(const Image& image);
 /// The image with EXIF orientation `orientation` (1..8) undone, so it shows upright.
 Image applyOrientation(const Image& image, int orientation);
 
+/// The image scaled to `width`×`height` (each ≥ 1): shrinking averages the area each new pixel
+/// covers, growing interpolates bilinearly; with 4 channels the colours are weighted by alpha, so transparent
+/// pixels do not bleed into the edge. ImageError for a size under 1 or an empty image.
+Image resizeImage(const Image& image, int width, int height);
+
 }  // namespace stageload

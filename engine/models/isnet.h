@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <filesystem>
 
-#include <torch/torch.h>
+#include "engine/core/torch_nn.h"
 
 #include "engine/models/rsu.h"  // Rsu
 

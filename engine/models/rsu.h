@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <torch/torch.h>
+#include "engine/core/torch_nn.h"
 
 namespace stageload {
 

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <filesystem>
 
-#include <torch/torch.h>
+#include "engine/core/torch_nn.h"
 
 #include "engine/models/rsu.h"  // RebnConv, Rsu
 

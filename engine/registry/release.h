@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include <torch/torch.h>
+#include "engine/core/torch_nn.h"
 
 namespace stageload {
 

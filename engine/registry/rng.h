@@ -13,7 +13,7 @@
 #include <vector>
 
 #include <ATen/core/Generator.h>
-#include <torch/torch.h>
+#include "engine/core/torch_core.h"
 
 namespace stageload {
 

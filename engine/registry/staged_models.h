@@ -34,7 +34,7 @@
 #include <vector>
 
 #include <ATen/core/Generator.h>
-#include <torch/torch.h>
+#include "engine/core/torch_nn.h"
 
 #include "engine/api/choices.h"
 #include "engine/api/errors.h"
@@ -42,16 +42,12 @@
 #include "engine/registry/call_hooks.h"
 #include "engine/registry/model.h"
 #include "engine/registry/release.h"
+#include "engine/registry/stage.h"
 
 namespace stageload {
 
 /// Builds one model, directly on its target device with its weights.
 using Loader = std::function<std::shared_ptr<torch::nn::Module>()>;
-
-struct Stage {
-    std::string name;
-    std::vector<std::string> models;  ///< models resident during this stage
-};
 
 struct StagedModelsOptions {
     std::vector<std::string> pinned;  ///< never released by enter(); only close() frees them

@@ -12,7 +12,7 @@
 #include <string>
 
 #include <QtTest>
-#include <torch/torch.h>
+#include "engine/core/torch_nn.h"
 
 #include "engine/api/errors.h"
 #include "engine/load/safetensors.h"

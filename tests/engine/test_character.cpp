@@ -10,7 +10,7 @@
 #include <numeric>
 #include <set>
 
-#include <torch/torch.h>
+#include "engine/core/torch_nn.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -266,6 +266,40 @@ private slots:
                                std::filesystem::directory_iterator()),
                  1);
     }
+
+    // Shrinking averages; the alpha-weighted filter keeps a transparent pixel's colour (here a
+    // green that no one sees) out of the visible red it is averaged with.
+    void resizeAveragesAndKeepsHiddenColourOut() {
+        Image strip(4, 2, 4);
+        for (int y = 0; y < 2; ++y)
+            for (int x = 0; x < 4; ++x) {
+                auto* p = strip.at(x, y);
+                const bool visible = x < 2;
+                p[0] = visible ? 200 : 0;
+                p[1] = visible ? 0 : 255;
+                p[2] = 0;
+                p[3] = visible ? 255 : 0;
+            }
+        const auto half = resizeImage(strip, 2, 1);
+        QCOMPARE(half.width, 2);
+        QCOMPARE(half.height, 1);
+        QCOMPARE(half.channels, 4);
+        QCOMPARE(int(half.at(0, 0)[0]), 200);
+        QCOMPARE(int(half.at(0, 0)[3]), 255);
+        QCOMPARE(int(half.at(1, 0)[3]), 0);
+        const auto one = resizeImage(strip, 1, 1);
+        QVERIFY(std::abs(int(one.at(0, 0)[3]) - 128) <= 1);  // half the pixels are visible
+        QVERIFY(std::abs(int(one.at(0, 0)[0]) - 200) <= 2);  // and all of them red
+        QVERIFY(one.at(0, 0)[1] <= 2);                       // no hidden green in the mix
+
+        const auto grown = resizeImage(pattern(8, 6, 3), 32, 24);
+        QCOMPARE(grown.width, 32);
+        QCOMPARE(grown.height, 24);
+        QCOMPARE(grown.pixels.size(), std::size_t(32 * 24 * 3));
+
+        QVERIFY_THROWS_EXCEPTION(ImageError, resizeImage(strip, 0, 4));
+        QVERIFY_THROWS_EXCEPTION(ImageError, resizeImage(Image(), 4, 4));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestImage)

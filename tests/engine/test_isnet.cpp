@@ -8,7 +8,7 @@
 
 #include <stb/stb_image.h>
 
-#include <torch/torch.h>
+#include "engine/core/torch_nn.h"
 
 #include <QtTest>
 

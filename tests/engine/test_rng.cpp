@@ -1,5 +1,8 @@
 #include <QtTest>
 
+#include <cstring>
+#include <vector>
+
 #include <ATen/CPUGeneratorImpl.h>
 
 #include "engine/pipelines/cascade/cascade_run.h"
@@ -9,6 +12,15 @@
 
 using namespace stageload;
 using stageload::test::Blob;
+
+namespace {
+
+// Bit for bit, not float ==: -0 against +0 or a NaN would hide or fake a difference.
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
 
 class TestRng : public QObject {
     Q_OBJECT
@@ -76,7 +88,8 @@ private slots:
         QCOMPARE(staged.stages.size(), std::size_t(8));
         QCOMPARE(staged.stages.size(), eager.stages.size());
         for (std::size_t i = 0; i < staged.stages.size(); ++i) {
-            QVERIFY2(torch::equal(staged.stages[i].latent, eager.stages[i].latent),
+            QVERIFY(!staged.stages[i].latent.empty());
+            QVERIFY2(sameBits(staged.stages[i].latent, eager.stages[i].latent),
                      staged.stages[i].name.c_str());
             QCOMPARE(staged.stages[i].fingerprint, eager.stages[i].fingerprint);
         }
@@ -95,7 +108,7 @@ private slots:
         p.preserveRng = false;
         const auto staged = runCascade(p);
         for (std::size_t i = 0; i < staged.stages.size(); ++i)
-            QVERIFY2(!torch::equal(staged.stages[i].latent, eager.stages[i].latent),
+            QVERIFY2(!sameBits(staged.stages[i].latent, eager.stages[i].latent),
                      staged.stages[i].name.c_str());
     }
 };

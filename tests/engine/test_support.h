@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include <torch/torch.h>
+#include "engine/core/torch_nn.h"
 
 #include "engine/registry/staged_models.h"
 

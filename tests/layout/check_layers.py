@@ -5,7 +5,10 @@ The table under "## Layout" in README.md lists the folders of guard/, engine/ an
 bottom of the stack up, one row each. This check fails when
   - a folder that holds C++ sources has no row (the table no longer shows the tree),
   - a row names a folder that holds no sources (the table shows a tree that is gone), or
-  - a file includes a project header from a folder drawn after its own (an include upwards).
+  - a file includes a project header from a folder drawn after its own (an include upwards), or
+  - a file includes one of LibTorch's umbrella headers (<torch/torch.h>, <torch/all.h>,
+    <torch/nn.h>; <torch/script.h> but in engine/load/torchscript.h): each costs every file that
+    sees it seconds of compile (engine/core/torch_core.h says why, and what to include instead).
 
     python3 tests/layout/check_layers.py REPO_ROOT
 """
@@ -16,6 +19,8 @@ import sys
 CODE_ROOTS = ("guard", "engine", "ui")
 SOURCE_SUFFIXES = (".cpp", ".h")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+UMBRELLA = re.compile(r"^\s*#\s*include\s+<torch/(torch|all|nn|script)\.h>")
+SCRIPT_HOME = "engine/load/torchscript.h"  # the TorchScript loader, the one file that needs it
 ROW = re.compile(r"^\|\s*`([^`]+)/`\s*\|")
 
 
@@ -61,6 +66,9 @@ def main():
         own = os.path.dirname(path)
         with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
             for number, line in enumerate(f, 1):
+                if (u := UMBRELLA.match(line)) and not (u.group(1) == "script" and path == SCRIPT_HOME):
+                    problems.append(f"{path}:{number}: includes <torch/{u.group(1)}.h>; include "
+                                    "engine/core/torch_core.h or torch_nn.h instead")
                 m = INCLUDE.match(line)
                 if not m or not os.path.isfile(os.path.join(root, m.group(1))):
                     continue  # a system header, a generated one, or one beside the file

@@ -52,6 +52,9 @@ void addGuardBenchCommand(CLI::App& bench, Selected& selected);
 void addGeneratorBenchCommand(CLI::App& bench, Selected& selected);
 /// Registers `start` under the `bench` subcommand: how long `stageload` takes to start.
 void addStartBenchCommand(CLI::App& bench, Selected& selected);
+/// `stageload bench forecast`: the forecast's error per stage at settings never run (it runs the
+/// engine's benchmarks as children).
+void addForecastBenchCommand(CLI::App& bench, Selected& selected);
 
 // --- `stageload-engine`: LibTorch ---
 
@@ -67,7 +70,5 @@ CLI::App* addBenchCommand(CLI::App& app, Selected& selected);
 void addProbeCommand(CLI::App& app, Selected& selected);
 /// Registers `character` under the `bench` subcommand.
 void addCharacterBenchCommand(CLI::App& bench, Selected& selected);
-/// `stageload bench forecast`: the forecast's error per stage at settings never run.
-void addForecastBenchCommand(CLI::App& bench, Selected& selected);
 
 }  // namespace stageload::cli

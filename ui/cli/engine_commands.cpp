@@ -36,7 +36,6 @@ constexpr EngineCommand kCommands[] = {
     {kBench, "character",
      "Every sample picture through the character pipeline, staged and eager: per stage seconds "
      "and peak memory from the traces"},
-    {kBench, "forecast", "How close the memory forecast comes for settings never run before"},
 };
 
 }  // namespace

@@ -5,7 +5,7 @@
 // LibTorch takes about a second to start:
 //
 //   stageload run IMAGE -o OUT      (the built-in pipeline; with --generator it stays here)
-//   stageload probe | demo | bench cascade | bench compare | bench character | bench forecast
+//   stageload probe | demo | bench cascade | bench compare | bench character
 //
 //   int main(int argc, char** argv) {
 //       if (stageload::cli::isEngineCommandLine(argc, argv)) return stageload::cli::execEngine(argv);

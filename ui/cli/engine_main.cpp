@@ -24,7 +24,6 @@ int main(int argc, char** argv) {
     addDemoCommand(app, selected);
     auto* bench = addBenchCommand(app, selected);
     addCharacterBenchCommand(*bench, selected);
-    addForecastBenchCommand(*bench, selected);
 
     if (const auto exit = parseCommandLine(app, argc, argv)) return *exit;
     // `stageload` blocked the termination signals before handing over. A run takes them itself

@@ -21,13 +21,11 @@
 #include "engine/api/run_meta.h"
 #include "guard/base/data_dirs.h"
 #include "guard/base/units.h"
-#include "engine/core/image_tensor.h"
 #include "engine/media/image.h"
 #include "guard/forecast/forecast.h"
 #include "guard/trace/summary.h"
 #include "ui/cli/child_program.h"
 #include "ui/cli/commands.h"
-#include "ui/cli/engine_commands.h"
 #include "ui/cli/run_generator.h"
 
 namespace stageload::cli {
@@ -147,12 +145,11 @@ int runForecastBench(const ForecastBenchOptions& o) {
     // 2. The built-in pipeline on one picture at several sizes.
     const auto picture = readImageFile(o.picture).image;
     const auto scaled = [&](int longSide) {
-        const auto chw = imageToTensor(picture);
         const double k = double(longSide) / double(std::max(picture.width, picture.height));
-        const auto h = std::max<std::int64_t>(1, std::llround(picture.height * k));
-        const auto w = std::max<std::int64_t>(1, std::llround(picture.width * k));
+        const int h = std::max(1, int(std::lround(picture.height * k)));
+        const int w = std::max(1, int(std::lround(picture.width * k)));
         const fs::path file = out / ("picture-" + std::to_string(longSide) + ".png");
-        writePngFile(file, tensorToImage(resizeTensor(chw, h, w).clamp(0, 1)));
+        writePngFile(file, resizeImage(picture, w, h));
         return file;
     };
     const auto runAt = [&](int size, const fs::path& trace) {
@@ -183,7 +180,8 @@ int runForecastBench(const ForecastBenchOptions& o) {
 
 void addForecastBenchCommand(CLI::App& bench, Selected& selected) {
     auto o = std::make_shared<ForecastBenchOptions>();
-    auto* cmd = bench.add_subcommand("forecast", engineCommandDescription("bench", "forecast"));
+    auto* cmd = bench.add_subcommand(
+        "forecast", "How close the memory forecast comes for settings never run before");
     cmd->add_option("--scales", o->scales, "Cascade scales the forecast learns from (GiB)")
         ->delimiter(',')->check(CLI::PositiveNumber)->capture_default_str();
     cmd->add_option("--held-out-scales", o->heldOutScales, "Cascade scales forecast, then run (GiB)")

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
     addGuardBenchCommand(*bench, selected);
     addGeneratorBenchCommand(*bench, selected);
     addStartBenchCommand(*bench, selected);
+    addForecastBenchCommand(*bench, selected);
     addEngineCommandEntries(app, *bench, selected, argv);
 
     if (const auto exit = parseCommandLine(app, argc, argv)) return *exit;

@@ -14,10 +14,8 @@ constexpr double kPi = 3.14159265358979323846;
 TexturedMesh cascadeMesh(const CascadeResult& result) {
     std::vector<float> bumps;
     std::string fingerprint;
-    if (!result.stages.empty() && result.stages.back().latent.defined()) {
-        const auto latent = result.stages.back().latent.flatten().to(torch::kFloat32).contiguous();
-        const float* p = latent.data_ptr<float>();
-        bumps.assign(p, p + latent.numel());
+    if (!result.stages.empty() && !result.stages.back().latent.empty()) {
+        bumps = result.stages.back().latent;
         fingerprint = result.stages.back().fingerprint;
     }
     TexturedMesh mesh;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/registry/staged_models.h"
+#include "engine/registry/stage.h"
 
 namespace stageload {
 

@@ -17,14 +17,13 @@ void writeFingerprints(const std::filesystem::path& dir, const CascadeResult& re
     if (ec) throw FileError(dir.string() + ": cannot create the fingerprint folder: " + ec.message());
     for (std::size_t i = 0; i < result.stages.size(); ++i) {
         const auto& s = result.stages[i];
-        const auto flat = s.latent.reshape({-1});
-        const auto head = flat.narrow(0, 0, std::min<std::int64_t>(16, flat.numel()));
+        const auto headEnd = s.latent.begin() + std::min<std::ptrdiff_t>(16, std::ssize(s.latent));
         nlohmann::ordered_json j;
         j["stage"] = s.name;
         j["index"] = i;
         j["hash"] = s.fingerprint;
-        j["shape"] = s.latent.sizes().vec();
-        j["head"] = std::vector<float>(head.data_ptr<float>(), head.data_ptr<float>() + head.numel());
+        j["shape"] = s.latentShape;
+        j["head"] = std::vector<float>(s.latent.begin(), headEnd);
         j["peak_rss"] = s.peakRss;
         j["seconds"] = s.seconds;
         for (const auto& [k, v] : meta) j[k] = v;

@@ -9,6 +9,7 @@
 #include "engine/pipelines/cascade/cascade_models.h"
 #include "engine/pipelines/cascade/cascade_plan.h"
 #include "engine/registry/shared_builds.h"
+#include "engine/registry/staged_models.h"
 #include "guard/memory/process_memory.h"
 
 namespace stageload {
@@ -155,7 +156,9 @@ CascadeResult runCascade(const CascadeParams& params) {
             }
             latent = latent + work.sum() * 1e-12;
             work = torch::Tensor();
-            s.latent = latent.clone();
+            const auto flat = latent.to(torch::kFloat32).contiguous();
+            s.latent.assign(flat.data_ptr<float>(), flat.data_ptr<float>() + flat.numel());
+            s.latentShape = latent.sizes().vec();
             s.fingerprint = fingerprintHex(latent);
         });
         s.readSeconds = reads->seconds - readsBefore.seconds;

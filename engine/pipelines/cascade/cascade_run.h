@@ -20,10 +20,10 @@
 #include <string>
 #include <vector>
 
-#include <torch/torch.h>
-
+#include "engine/api/choices.h"
+#include "engine/api/errors.h"
 #include "engine/pipelines/stage_runner.h"
-#include "engine/registry/staged_models.h"
+#include "guard/base/event.h"
 
 namespace stageload {
 
@@ -45,8 +45,9 @@ struct CascadeParams {
 
 /// One stage: what every pipeline measures (stage_runner.h), and the cascade's own numbers.
 struct CascadeStage : StageStats {
-    torch::Tensor latent;            ///< the stage's output (small)
-    std::string fingerprint;         ///< fingerprintHex(latent)
+    std::vector<float> latent;       ///< the stage's output (small), flattened
+    std::vector<std::int64_t> latentShape;
+    std::string fingerprint;         ///< fingerprintHex() of the latent tensor
     std::int64_t workingBytes = 0;   ///< the stage's working buffer
     double readSeconds = 0.0;        ///< reading the weight files alone
     std::int64_t readBytes = 0;

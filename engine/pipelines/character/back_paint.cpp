@@ -8,6 +8,7 @@
 
 #include "engine/core/image_tensor.h"
 #include "engine/core/regions.h"
+#include "engine/core/torch_nn.h"
 #include "engine/pipelines/character/paint_grid.h"
 #include "engine/pipelines/character/soft_features.h"
 

@@ -7,7 +7,7 @@
 //
 // Pure; runs on the tensors' device, finds regions on the CPU.
 
-#include <torch/torch.h>
+#include "engine/core/torch_core.h"
 
 namespace stageload {
 

@@ -9,6 +9,7 @@
 #include <map>
 
 #include <spdlog/spdlog.h>
+#include <torch/cuda.h>
 
 #include "engine/api/weights.h"
 #include "guard/base/text.h"

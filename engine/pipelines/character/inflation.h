@@ -7,7 +7,7 @@
 // resolution (the registry loads and releases it like a model), starts from the coarser level's
 // solution and runs red-black successive over-relaxation.
 
-#include <torch/torch.h>
+#include "engine/core/torch_nn.h"
 
 namespace stageload {
 

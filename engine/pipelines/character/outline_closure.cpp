@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/core/regions.h"
+#include "engine/core/torch_nn.h"
 
 namespace stageload {
 namespace {

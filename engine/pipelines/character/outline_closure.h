@@ -6,7 +6,7 @@
 //
 //   soft = stageload::closeByOutline(rgb, refineMask(rgb, learned(rgb)));
 
-#include <torch/torch.h>
+#include "engine/core/torch_core.h"
 
 namespace stageload {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include <torch/torch.h>
+#include "engine/core/torch_core.h"
 
 namespace stageload::paint {
 

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "engine/core/image_tensor.h"
+#include "engine/core/torch_nn.h"
 
 namespace stageload::paint {
 

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include <torch/torch.h>
+#include "engine/core/torch_core.h"
 
 #include "engine/core/regions.h"
 #include "engine/pipelines/character/paint_grid.h"

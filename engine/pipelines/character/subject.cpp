@@ -4,6 +4,7 @@
 
 #include "engine/core/image_tensor.h"
 #include "engine/core/regions.h"
+#include "engine/core/torch_nn.h"
 #include "engine/pipelines/character/outline_closure.h"
 
 namespace stageload {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <torch/torch.h>
+#include "engine/core/torch_core.h"
 
 #include "engine/pipelines/character/character_run.h"
 

@@ -7,7 +7,7 @@
 
 #include <array>
 
-#include <torch/torch.h>
+#include "engine/core/torch_nn.h"
 
 namespace stageload {
 

@@ -1,1 +1,0 @@
-// Anchor for the engine tests' shared precompiled header.
