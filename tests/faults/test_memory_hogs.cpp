@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -67,14 +68,18 @@ public:
         stop_ = true;
         thread_.join();
     }
-    /// The start of the span in which `over` held up to `t` (the latest crossing before it).
+    /// The crossing a stop at `t` answered: the latest one before `t`, or one up to kLag after
+    /// it, when the guard's reading saw the value over before this thread's next one did (it
+    /// reads every 10 ms, later still when a loaded machine leaves it waiting for a core).
     std::optional<Clock::time_point> crossingBefore(Clock::time_point t) const {
         std::lock_guard lock(mutex_);
         std::optional<Clock::time_point> out;
         for (const auto& c : crossings_)
-            if (c <= t) out = c;
+            if (c <= t + kLag) out = c;
         return out;
     }
+
+    static constexpr std::chrono::milliseconds kLag{100};
 
 private:
     void loop() {
@@ -167,8 +172,9 @@ class TestMemoryHogs : public QObject {
     /// Checks a stop `limit` seconds at most after the crossing, and says how long it took.
     void checkLatency(const char* what, const HogRun& run, std::optional<Clock::time_point> crossing, double limit) {
         QVERIFY2(run.stopAt, ("the guard never stopped the hog:\n" + run.log).c_str());
-        QVERIFY2(crossing, ("the watcher saw no crossing before the stop:\n" + run.log).c_str());
-        const double latency = secondsBetween(*crossing, *run.stopAt);
+        QVERIFY2(crossing, ("the watcher saw no crossing before the stop (or just after it):\n" + run.log).c_str());
+        // Below 0 when the guard saw the crossing first (CrossingWatch::crossingBefore).
+        const double latency = std::max(0.0, secondsBetween(*crossing, *run.stopAt));
         qInfo("%s: stopped %.0f ms after the crossing (poll %.2f s; limit %.0f ms), group gone %.0f ms after the stop",
               what, 1000 * latency, kPoll, 1000 * limit, 1000 * secondsBetween(*run.stopAt, run.ended));
         QVERIFY2(latency <= limit, (std::to_string(latency) + " s\n" + run.log).c_str());
