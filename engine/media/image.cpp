@@ -348,6 +348,7 @@ Image resizeImage(const Image& image, int width, int height) {
     if (width < 1 || height < 1)
         throw ImageError("cannot resize a picture to " + std::to_string(width) + "×" +
                          std::to_string(height) + " pixels: both sides must be at least 1");
+    refuseSize("the resized picture", width, height, ImageLimits{});  // no 40 GB allocation
     Image out(width, height, image.channels);
     const int alpha = image.channels == 4 ? 3 : STBIR_ALPHA_CHANNEL_NONE;
     // Per axis: the area average when shrinking (no ringing, as resizeTensor), bilinear when

@@ -94,7 +94,8 @@ Image applyOrientation(const Image& image, int orientation);
 
 /// The image scaled to `width`×`height` (each ≥ 1): shrinking averages the area each new pixel
 /// covers, growing interpolates bilinearly; with 4 channels the colours are weighted by alpha, so transparent
-/// pixels do not bleed into the edge. ImageError for a size under 1 or an empty image.
+/// pixels do not bleed into the edge. ImageError for a size under 1 or over ImageLimits' pixels,
+/// or an empty image.
 Image resizeImage(const Image& image, int width, int height);
 
 }  // namespace stageload

@@ -298,6 +298,8 @@ private slots:
         QCOMPARE(grown.pixels.size(), std::size_t(32 * 24 * 3));
 
         QVERIFY_THROWS_EXCEPTION(ImageError, resizeImage(strip, 0, 4));
+        QVERIFY_THROWS_EXCEPTION(ImageError, resizeImage(strip, -3, 4));
+        QVERIFY_THROWS_EXCEPTION(ImageError, resizeImage(strip, 100'000, 100'000));  // 10 gigapixels
         QVERIFY_THROWS_EXCEPTION(ImageError, resizeImage(Image(), 4, 4));
     }
 };
