@@ -141,7 +141,7 @@ private slots:
         const QString trace = dir_.filePath(QStringLiteral("killed.jsonl"));
         QProcess p;
         QVERIFY(runUntilChildRuns(p, token, QStringLiteral("killed"),
-                                  {"--stages", "a:10,shape:40,c:10", "--stage-seconds", "20", "--child-stage", "shape",
+                                  {"--stages", "a:10:0.3,shape:40,c:10", "--stage-seconds", "20", "--child-stage", "shape",
                                    "--child-setsid", "--child-mb", "40"},
                                   {"--trace", trace}));
         QTest::qWait(1200);
@@ -159,7 +159,7 @@ private slots:
         const QString token = faults::newToken();
         QProcess p;
         QVERIFY(runUntilChildRuns(p, token, QStringLiteral("shot"),
-                                  {"--stages", "a:10,shape:40", "--stage-seconds", "20", "--child-stage", "shape"}, {}));
+                                  {"--stages", "a:10:0.3,shape:40", "--stage-seconds", "20", "--child-stage", "shape"}, {}));
         for (pid_t leader : fakePortProcesses(token, false)) ::kill(leader, SIGKILL);
         QVERIFY(p.waitForFinished(20000));
         const QString err = QString::fromUtf8(p.readAllStandardError());
@@ -176,7 +176,7 @@ private slots:
         const QString token = faults::newToken();
         QProcess p;
         QVERIFY(runUntilChildRuns(p, token, QStringLiteral("hung"),
-                                  {"--stages", "a:10,shape:40", "--stage-seconds", "10", "--child-stage", "shape"},
+                                  {"--stages", "a:10:0.3,shape:40", "--stage-seconds", "10", "--child-stage", "shape"},
                                   {"--stall-kill", "3s", "--poll", "0.5s"}));
         QElapsedTimer t;
         t.start();

@@ -38,12 +38,13 @@ class TestFaultsApp : public QObject {
 
     QTemporaryDir dir_;
 
-    /// A generator file running the fake port: a long "shape" stage whose child leaves the group.
+    /// A generator file running the fake port: a short first stage, then a long "shape" stage
+    /// whose child leaves the group.
     QString fakePort(const QString& name) {
         const QString file = dir_.filePath(name + ".json");
         const QJsonObject def{{"name", name},
                               {"command", QJsonArray{"python3", kFakePort, "--image", "{input}", "--out", "{output}",
-                                                     "--trace", "{trace}", "--stages", "a:10,shape:40,c:10",
+                                                     "--trace", "{trace}", "--stages", "a:10:0.3,shape:40,c:10",
                                                      "--stage-seconds", "20", "--child-stage", "shape",
                                                      "--child-setsid", "--child-mb", "40"}},
                               {"trace", "{trace}"},

@@ -223,9 +223,8 @@ def progress(args, i, steps=10):
         print(f"{100 * i // steps:3d}%|{bar}| {i}/{steps}", flush=True)
 
 
-def start_child(args, name, trace):
-    cmd = [sys.executable, os.path.abspath(__file__), "--as-child", str(args.child_mb),
-           str(args.stage_seconds)]
+def start_child(args, name, seconds, trace):
+    cmd = [sys.executable, os.path.abspath(__file__), "--as-child", str(args.child_mb), str(seconds)]
     cmd += ["--ignore-sigterm"] * args.ignore_sigterm + ["--child-setsid"] * args.child_setsid
     child = subprocess.Popen(cmd, stdin=subprocess.DEVNULL)   # same process group by default
     trace.event("mark", "", name, note="child started", pid=child.pid)
@@ -234,7 +233,7 @@ def start_child(args, name, trace):
 
 def run_stages(args, trace):
     held, prev, runaway_at = None, None, max(0, len(args.stages) - 2)
-    for k, (name, mb) in enumerate(args.stages):
+    for k, (name, mb, seconds) in enumerate(args.stages):
         if not args.quiet:
             print(f"[stage] {name}", flush=True)
         trace.event("stage", name, name)
@@ -250,7 +249,7 @@ def run_stages(args, trace):
                         seconds=round(time.monotonic() - t, 3))
         log(f"{name} holds {mb} MiB")
         prev = name
-        child = start_child(args, name, trace) if name == args.child_stage else None
+        child = start_child(args, name, seconds, trace) if name == args.child_stage else None
         progress(args, 0)
         if args.runaway and k == runaway_at:
             log(f"{name} runs away: +64 MiB every 0.1 s until killed")
@@ -263,7 +262,7 @@ def run_stages(args, trace):
                 deadline = max(deadline + 0.1, time.monotonic())
                 time.sleep(max(0.0, deadline - time.monotonic()))
         for i in range(1, 11):
-            time.sleep(args.stage_seconds / 10)
+            time.sleep(seconds / 10)
             progress(args, i)
         if child is not None:
             child.wait()
@@ -292,7 +291,8 @@ def parse_args():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--texture-size", type=int, default=4, help="PNG side in pixels (1..1024)")
     p.add_argument("--stages", default="preprocess:50,shape:200,texture:120,export:30",
-                   help="comma-separated NAME:MiB held during each stage")
+                   help="comma-separated NAME:MiB[:SECONDS] held during each stage, for "
+                        "SECONDS (default: --stage-seconds)")
     p.add_argument("--stage-seconds", type=float, default=0.4)
     p.add_argument("--child-stage", help="stage during which a child process runs")
     p.add_argument("--child-mb", type=int, default=150)
@@ -317,12 +317,13 @@ def parse_args():
         p.error("--image and --out are required")
     stages = []
     for item in args.stages.split(","):
-        m = re.fullmatch(r"\s*([A-Za-z0-9_]+):(\d+)\s*", item)
+        m = re.fullmatch(r"\s*([A-Za-z0-9_]+):(\d+)(?::(\d+(?:\.\d+)?))?\s*", item)
         if not m:
-            p.error(f"bad --stages item {item!r} (want NAME:MiB)")
-        stages.append((m.group(1), int(m.group(2))))
+            p.error(f"bad --stages item {item!r} (want NAME:MiB or NAME:MiB:SECONDS)")
+        stages.append((m.group(1), int(m.group(2)),
+                       float(m.group(3)) if m.group(3) else args.stage_seconds))
     args.stages = stages
-    if args.child_stage and args.child_stage not in [s for s, _ in stages]:
+    if args.child_stage and args.child_stage not in [s for s, _, _ in stages]:
         p.error(f"--child-stage {args.child_stage!r} is not one of the stages")
     if not 0 <= args.exit_code <= 255 or not 1 <= args.texture_size <= 1024:
         p.error("--exit-code must be 0..255 and --texture-size 1..1024")
