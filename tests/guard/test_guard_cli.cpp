@@ -281,35 +281,37 @@ private slots:
     void needForecastReadsTheRunCommand() {
         QTemporaryDir dir;
         const QString picture = QStringLiteral(STAGELOAD_SAMPLES_DIR "/knight_tiny_alpha.png");
-        const auto run = [&](const QString& texture) {
-            return QStringList{STAGELOAD_EXE, "run", picture, "-o", dir.filePath("k" + texture + ".glb"),
-                               "--texture-size", texture, "--triangles", "2000", "--trace",
-                               dir.filePath("k" + texture + ".jsonl")};
+        // Runs that differ in their triangle budget, at the smallest texture: quick, and fitted
+        // over the budget from the second on.
+        const auto run = [&](const QString& triangles) {
+            return QStringList{STAGELOAD_EXE, "run", picture, "-o", dir.filePath("k" + triangles + ".glb"),
+                               "--texture-size", "1024", "--triangles", triangles, "--trace",
+                               dir.filePath("k" + triangles + ".jsonl")};
         };
         const auto env = [&] {
             auto e = QProcessEnvironment::systemEnvironment();
             e.insert("XDG_DATA_HOME", dir.filePath("data"));  // not the user's history
             return e;
         }();
-        const auto guarded = [&](const QString& texture) {
+        const auto guarded = [&](const QString& triangles) {
             return stageload(QStringList{"guard", "--need", "forecast", "--wait-free", "0", "--poll", "100ms", "--"} +
-                                 run(texture),
+                                 run(triangles),
                              300000, env);
         };
-        const Result first = guarded("1024");
+        const Result first = guarded("2000");
         QCOMPARE(first.code, 0);
         QVERIFY2(first.err.contains("no earlier run of character"), qPrintable(first.err));
-        QCOMPARE(guarded("2048").code, 0);
-        const Result third = guarded("4096");
+        QCOMPARE(guarded("3000").code, 0);
+        const Result third = guarded("4000");
         QCOMPARE(third.code, 0);
         QVERIFY2(third.err.contains("[guard] need ") && third.err.contains("from 2 earlier runs"),
                  qPrintable(third.err));
-        QVERIFY(QFile::exists(dir.filePath("k4096.glb")));
+        QVERIFY(QFile::exists(dir.filePath("k4000.glb")));
         // `stageload run` itself takes the guard's flags: the same forecast, and the built-in
         // run goes on as a guarded child (so the guard can stop it: exit 3).
-        QStringList direct = run("4096").mid(1);
+        QStringList direct = run("4000").mid(1);
         direct << "--need" << "forecast" << "--wait-free" << "0" << "--poll" << "100ms";
-        direct.replace(direct.indexOf(dir.filePath("k4096.glb")), dir.filePath("direct.glb"));
+        direct.replace(direct.indexOf(dir.filePath("k4000.glb")), dir.filePath("direct.glb"));
         const Result itself = stageload(direct, 300000, env);
         QCOMPARE(itself.code, 0);
         QVERIFY2(itself.err.contains("from 3 earlier runs"), qPrintable(itself.err));
