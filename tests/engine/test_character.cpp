@@ -622,7 +622,8 @@ private slots:
 
     // The classical cut-out on a drawn figure: a light part its outline encloses is subject, a
     // gap of the background's own colour stays a hole, and a ground shadow (the background
-    // darkened) is not subject.
+    // darkened) is not subject, while a grey part drawn without an outline (the background
+    // darkened too, but not where a ground shadow lies) is.
     void classicalCutOutKeepsEnclosedPartsAndLeavesHolesAndShadows() {
         constexpr std::int64_t H = 240, W = 200;
         const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
@@ -640,6 +641,7 @@ private slots:
         paint(disc(100, 110, 60), skin);
         paint(disc(100, 110, 18), ink);
         paint(disc(100, 110, 13), bg);  // a hole: the background seen through the figure
+        paint(disc(172, 28, 14), {0.6f, 0.6f, 0.6f});  // a grey orb above, 39 % darker
         const auto mask = classicalMask(rgb);
         QCOMPARE(mask[70][100].item<float>(), 1.0f);   // the light skin, enclosed by the outline
         QCOMPARE(mask[110][100].item<float>(), 0.0f);  // the hole stays open
@@ -647,6 +649,8 @@ private slots:
         QCOMPARE(mask[205][100].item<float>(), 0.0f);  // and under it
         QCOMPARE(mask[5][5].item<float>(), 0.0f);
         QCOMPARE(mask[110][37].item<float>(), 1.0f);   // the outline
+        QCOMPARE(mask[28][172].item<float>(), 1.0f);   // the grey orb
+        QCOMPARE(mask[16][172].item<float>(), 1.0f);
     }
 
     // A subject cut by the frame gets a notice naming the edge; one that is not gets none.

@@ -46,6 +46,40 @@ PixelRegions regionsOf(const std::uint8_t* on, std::int64_t h, std::int64_t w) {
     return r;
 }
 
+// Keeps, of the shadow-like pixels `sh` (the background darkened evenly), the regions where a
+// ground shadow lies: those that touch the picture's border (the background's own shading, or
+// a shadow running out of the picture), and those low in the figure or under it (their centre
+// in the lowest quarter of the rows the rest of the subject spans, or below) and at least as
+// wide as tall. A grey part drawn without an outline (a helmet, a hammer's head, a robot's
+// arm) darkens a white background evenly too, and anywhere else it is subject. `fg`: the
+// pixels unlike the background. Without any other subject pixel, nothing is a shadow.
+void keepGroundShadows(std::uint8_t* sh, const std::uint8_t* fg, std::int64_t h, std::int64_t w) {
+    std::int64_t top = h, bottom = -1;
+    for (std::int64_t i = 0; i < h * w; ++i)
+        if (fg[i] && !sh[i]) top = std::min(top, i / w), bottom = std::max(bottom, i / w);
+    const auto regions = regionsOf(sh, h, w);
+    const auto n = regions.sizes.size();
+    std::vector<std::int64_t> y0(n, h), y1(n, -1), x0(n, w), x1(n, -1);
+    std::vector<double> rows(n, 0.0);
+    for (std::int64_t i = 0; i < h * w; ++i) {
+        const auto id = regions.labels[i];
+        if (!id) continue;
+        const auto y = i / w, x = i % w;
+        y0[id] = std::min(y0[id], y), y1[id] = std::max(y1[id], y);
+        x0[id] = std::min(x0[id], x), x1[id] = std::max(x1[id], x);
+        rows[id] += static_cast<double>(y);
+    }
+    std::vector<char> ground(n, 0);
+    for (std::size_t id = 1; id < n; ++id) {
+        const double centre = rows[id] / static_cast<double>(regions.sizes[id]);
+        const bool low = bottom >= 0 && centre >= static_cast<double>(top) + 0.75 * static_cast<double>(bottom - top);
+        const bool flat = x1[id] - x0[id] >= y1[id] - y0[id];
+        ground[id] = regions.touchesBorder[id] || (low && flat);
+    }
+    for (std::int64_t i = 0; i < h * w; ++i)
+        if (sh[i] && !ground[regions.labels[i]]) sh[i] = 0;
+}
+
 // The picture's outermost pixels (a ring 1 % of the short side wide), [3, N].
 torch::Tensor borderPixels(const torch::Tensor& rgb) {
     const auto h = rgb.size(1), w = rgb.size(2);
@@ -111,7 +145,8 @@ torch::Tensor classicalMask(const torch::Tensor& rgb) {
     const double tolerance = std::max(0.04, 2.0 * borderSpread(border, background.view({3, 1})));
     std::vector<std::uint8_t> open(std::size_t(h * w));  // background, or a shadow on it
     auto* fg = foreground.data_ptr<std::uint8_t>();
-    const auto* sh = shadow.data_ptr<std::uint8_t>();
+    auto* sh = shadow.data_ptr<std::uint8_t>();
+    keepGroundShadows(sh, fg, h, w);
     for (std::int64_t i = 0; i < h * w; ++i) open[i] = !fg[i] || sh[i];
     const auto gaps = regionsOf(open.data(), h, w);
     std::vector<double> sum(gaps.sizes.size(), 0.0);
