@@ -52,7 +52,8 @@ PixelRegions regionsOf(const std::uint8_t* on, std::int64_t h, std::int64_t w) {
 // in the lowest quarter of the rows the rest of the subject spans, or below) and at least as
 // wide as tall. A grey part drawn without an outline (a helmet, a hammer's head, a robot's
 // arm) darkens a white background evenly too, and anywhere else it is subject. `fg`: the
-// pixels unlike the background. Without any other subject pixel, nothing is a shadow.
+// pixels unlike the background. Without any other subject pixel, only the regions at the
+// border are shadows.
 void keepGroundShadows(std::uint8_t* sh, const std::uint8_t* fg, std::int64_t h, std::int64_t w) {
     std::int64_t top = h, bottom = -1;
     for (std::int64_t i = 0; i < h * w; ++i)
