@@ -23,9 +23,13 @@
 #include "engine/pipelines/character/character_run.h"
 #include "engine/pipelines/character/outline_closure.h"
 #include "engine/pipelines/character/subject.h"
+#include "tests/suite_program.h"
 #include "raster.h"
 
 using namespace stageload;
+
+// The suite's own names: it shares one unity source with the other engine suites.
+namespace test_character {
 
 namespace {
 
@@ -827,5 +831,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCharacter)
+}  // namespace test_character
+
+STAGELOAD_SUITE(test_character, test_character::TestCharacter)
 #include "test_character.moc"

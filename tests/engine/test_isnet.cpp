@@ -18,11 +18,15 @@
 #include "engine/models/u2netp.h"
 #include "engine/pipelines/character/character_run.h"
 #include "guard/memory/process_memory.h"
+#include "tests/suite_program.h"
 #include "model_test_support.h"
 
 using namespace stageload;
 using namespace stageload::test;
 namespace fs = std::filesystem;
+
+// The suite's own names: it shares one unity source with the other engine suites.
+namespace test_isnet {
 
 namespace {
 
@@ -220,5 +224,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestISNet)
+}  // namespace test_isnet
+
+STAGELOAD_SUITE(test_isnet, test_isnet::TestISNet)
 #include "test_isnet.moc"

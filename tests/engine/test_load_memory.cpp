@@ -3,10 +3,14 @@
 #include "engine/load/safetensors.h"
 #include "engine/registry/release.h"
 #include "guard/memory/process_memory.h"
+#include "tests/suite_program.h"
 #include "test_support.h"
 
 using namespace stageload;
 using stageload::test::mib;
+
+// The suite's own names: it shares one unity source with the other engine suites.
+namespace test_load_memory {
 
 // Seed 004's lesson: loading must not cost more than the weights plus a small constant.
 class TestLoadMemory : public QObject {
@@ -59,5 +63,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestLoadMemory)
+}  // namespace test_load_memory
+
+STAGELOAD_SUITE(test_load_memory, test_load_memory::TestLoadMemory)
 #include "test_load_memory.moc"

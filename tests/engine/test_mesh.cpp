@@ -9,9 +9,13 @@
 #include "engine/media/mesh_files.h"
 #include "engine/pipelines/character/inflation.h"
 #include "engine/pipelines/character/surface_mesh.h"
+#include "tests/suite_program.h"
 #include "raster.h"
 
 using namespace stageload;
+
+// The suite's own names: it shares one unity source with the other engine suites.
+namespace test_mesh {
 
 namespace {
 
@@ -227,5 +231,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMesh)
+}  // namespace test_mesh
+
+STAGELOAD_SUITE(test_mesh, test_mesh::TestMesh)
 #include "test_mesh.moc"

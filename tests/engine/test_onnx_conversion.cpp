@@ -1,9 +1,13 @@
 #include <QtTest>
 
 #include "engine/load/safetensors.h"
+#include "tests/suite_program.h"
 #include "tests/file_support.h"
 
 using namespace stageload;
+
+// The suite's own names: it shares one unity source with the other engine suites.
+namespace test_onnx_conversion {
 
 // packaging/onnx_to_safetensors.py (run by install-weights.sh) must write files this engine
 // reads back exactly. The ONNX model is made here with Debian's python3-onnx.
@@ -67,5 +71,7 @@ onnx.save(helper.make_model(graph), "%1")
     }
 };
 
-QTEST_APPLESS_MAIN(TestOnnxConversion)
+}  // namespace test_onnx_conversion
+
+STAGELOAD_SUITE(test_onnx_conversion, test_onnx_conversion::TestOnnxConversion)
 #include "test_onnx_conversion.moc"

@@ -4,11 +4,15 @@
 #include "engine/registry/release.h"
 #include "engine/registry/staged_models.h"
 #include "guard/memory/process_memory.h"
+#include "tests/suite_program.h"
 #include "test_support.h"
 
 using namespace stageload;
 using stageload::test::Blob;
 using stageload::test::mib;
+
+// The suite's own names: it shares one unity source with the other engine suites.
+namespace test_release {
 
 class TestRelease : public QObject {
     Q_OBJECT
@@ -109,5 +113,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRelease)
+}  // namespace test_release
+
+STAGELOAD_SUITE(test_release, test_release::TestRelease)
 #include "test_release.moc"

@@ -8,10 +8,14 @@
 #include "engine/pipelines/cascade/cascade_run.h"
 #include "engine/registry/rng.h"
 #include "engine/registry/staged_models.h"
+#include "tests/suite_program.h"
 #include "test_support.h"
 
 using namespace stageload;
 using stageload::test::Blob;
+
+// The suite's own names: it shares one unity source with the other engine suites.
+namespace test_rng {
 
 namespace {
 
@@ -113,5 +117,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRng)
+}  // namespace test_rng
+
+STAGELOAD_SUITE(test_rng, test_rng::TestRng)
 #include "test_rng.moc"

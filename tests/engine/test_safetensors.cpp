@@ -5,9 +5,13 @@
 
 #include "engine/api/weights_header.h"
 #include "engine/load/safetensors.h"
+#include "tests/suite_program.h"
 #include "test_support.h"
 
 using namespace stageload;
+
+// The suite's own names: it shares one unity source with the other engine suites.
+namespace test_safetensors {
 
 namespace {
 
@@ -291,5 +295,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSafetensors)
+}  // namespace test_safetensors
+
+STAGELOAD_SUITE(test_safetensors, test_safetensors::TestSafetensors)
 #include "test_safetensors.moc"

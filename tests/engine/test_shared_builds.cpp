@@ -3,10 +3,14 @@
 #include "engine/registry/call_hooks.h"
 #include "engine/registry/shared_builds.h"
 #include "engine/registry/staged_models.h"
+#include "tests/suite_program.h"
 #include "test_support.h"
 
 using namespace stageload;
 using stageload::test::Blob;
+
+// The suite's own names: it shares one unity source with the other engine suites.
+namespace test_shared_builds {
 
 class TestSharedBuilds : public QObject {
     Q_OBJECT
@@ -99,5 +103,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSharedBuilds)
+}  // namespace test_shared_builds
+
+STAGELOAD_SUITE(test_shared_builds, test_shared_builds::TestSharedBuilds)
 #include "test_shared_builds.moc"

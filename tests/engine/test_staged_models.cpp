@@ -1,11 +1,15 @@
 #include <QtTest>
 
 #include "engine/registry/staged_models.h"
+#include "tests/suite_program.h"
 #include "test_support.h"
 
 using namespace stageload;
 using stageload::test::Blob;
 using stageload::test::countingLoader;
+
+// The suite's own names: it shares one unity source with the other engine suites.
+namespace test_staged_models {
 
 namespace {
 
@@ -389,5 +393,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestStagedModels)
+}  // namespace test_staged_models
+
+STAGELOAD_SUITE(test_staged_models, test_staged_models::TestStagedModels)
 #include "test_staged_models.moc"

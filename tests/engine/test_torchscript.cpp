@@ -5,8 +5,12 @@
 #include "engine/load/torchscript.h"
 #include "engine/registry/release.h"
 #include "engine/registry/staged_models.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
+
+// The suite's own names: it shares one unity source with the other engine suites.
+namespace test_torchscript {
 
 class TestTorchScript : public QObject {
     Q_OBJECT
@@ -76,5 +80,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTorchScript)
+}  // namespace test_torchscript
+
+STAGELOAD_SUITE(test_torchscript, test_torchscript::TestTorchScript)
 #include "test_torchscript.moc"

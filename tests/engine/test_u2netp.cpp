@@ -17,6 +17,7 @@
 #include "engine/load/safetensors.h"
 #include "engine/models/u2netp.h"
 #include "engine/pipelines/character/character_run.h"
+#include "tests/suite_program.h"
 #include "model_test_support.h"
 
 using namespace stageload;
@@ -24,6 +25,11 @@ using namespace stageload::test;
 namespace fs = std::filesystem;
 using torch::indexing::None;
 using torch::indexing::Slice;
+
+Q_DECLARE_METATYPE(U2NetPNormalization)
+
+// The suite's own names: it shares one unity source with the other engine suites.
+namespace test_u2netp {
 
 namespace {
 
@@ -61,8 +67,6 @@ torch::Tensor normalise(const torch::Tensor& bytes, U2NetPNormalization normaliz
 }
 
 }  // namespace
-
-Q_DECLARE_METATYPE(U2NetPNormalization)
 
 class TestU2NetP : public QObject {
     Q_OBJECT
@@ -218,5 +222,7 @@ private slots:
     // Not a check: the numbers for the record (2 threads, as the app runs it on 2 cores).
 };
 
-QTEST_APPLESS_MAIN(TestU2NetP)
+}  // namespace test_u2netp
+
+STAGELOAD_SUITE(test_u2netp, test_u2netp::TestU2NetP)
 #include "test_u2netp.moc"
