@@ -28,7 +28,7 @@
 
 using namespace stageload;
 
-// The suite's own names: it shares one unity source with the other engine suites.
+// The suite's own names: its program compiles it in one source with other suites.
 namespace test_character {
 
 namespace {
@@ -833,5 +833,5 @@ private slots:
 
 }  // namespace test_character
 
-STAGELOAD_SUITE(test_character, test_character::TestCharacter)
+STAGELOAD_APPLESS_SUITE(test_character, test_character::TestCharacter)
 #include "test_character.moc"

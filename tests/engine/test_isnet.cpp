@@ -25,7 +25,7 @@ using namespace stageload;
 using namespace stageload::test;
 namespace fs = std::filesystem;
 
-// The suite's own names: it shares one unity source with the other engine suites.
+// The suite's own names: its program compiles it in one source with other suites.
 namespace test_isnet {
 
 namespace {
@@ -226,5 +226,5 @@ private slots:
 
 }  // namespace test_isnet
 
-STAGELOAD_SUITE(test_isnet, test_isnet::TestISNet)
+STAGELOAD_APPLESS_SUITE(test_isnet, test_isnet::TestISNet)
 #include "test_isnet.moc"

@@ -9,7 +9,7 @@
 using namespace stageload;
 using stageload::test::mib;
 
-// The suite's own names: it shares one unity source with the other engine suites.
+// The suite's own names: its program compiles it in one source with other suites.
 namespace test_load_memory {
 
 // Seed 004's lesson: loading must not cost more than the weights plus a small constant.
@@ -65,5 +65,5 @@ private slots:
 
 }  // namespace test_load_memory
 
-STAGELOAD_SUITE(test_load_memory, test_load_memory::TestLoadMemory)
+STAGELOAD_APPLESS_SUITE(test_load_memory, test_load_memory::TestLoadMemory)
 #include "test_load_memory.moc"

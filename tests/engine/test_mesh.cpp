@@ -14,7 +14,7 @@
 
 using namespace stageload;
 
-// The suite's own names: it shares one unity source with the other engine suites.
+// The suite's own names: its program compiles it in one source with other suites.
 namespace test_mesh {
 
 namespace {
@@ -233,5 +233,5 @@ private slots:
 
 }  // namespace test_mesh
 
-STAGELOAD_SUITE(test_mesh, test_mesh::TestMesh)
+STAGELOAD_APPLESS_SUITE(test_mesh, test_mesh::TestMesh)
 #include "test_mesh.moc"

@@ -6,7 +6,7 @@
 
 using namespace stageload;
 
-// The suite's own names: it shares one unity source with the other engine suites.
+// The suite's own names: its program compiles it in one source with other suites.
 namespace test_onnx_conversion {
 
 // packaging/onnx_to_safetensors.py (run by install-weights.sh) must write files this engine
@@ -73,5 +73,5 @@ onnx.save(helper.make_model(graph), "%1")
 
 }  // namespace test_onnx_conversion
 
-STAGELOAD_SUITE(test_onnx_conversion, test_onnx_conversion::TestOnnxConversion)
+STAGELOAD_APPLESS_SUITE(test_onnx_conversion, test_onnx_conversion::TestOnnxConversion)
 #include "test_onnx_conversion.moc"

@@ -11,7 +11,7 @@ using namespace stageload;
 using stageload::test::Blob;
 using stageload::test::mib;
 
-// The suite's own names: it shares one unity source with the other engine suites.
+// The suite's own names: its program compiles it in one source with other suites.
 namespace test_release {
 
 class TestRelease : public QObject {
@@ -115,5 +115,5 @@ private slots:
 
 }  // namespace test_release
 
-STAGELOAD_SUITE(test_release, test_release::TestRelease)
+STAGELOAD_APPLESS_SUITE(test_release, test_release::TestRelease)
 #include "test_release.moc"

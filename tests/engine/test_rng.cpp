@@ -14,7 +14,7 @@
 using namespace stageload;
 using stageload::test::Blob;
 
-// The suite's own names: it shares one unity source with the other engine suites.
+// The suite's own names: its program compiles it in one source with other suites.
 namespace test_rng {
 
 namespace {
@@ -119,5 +119,5 @@ private slots:
 
 }  // namespace test_rng
 
-STAGELOAD_SUITE(test_rng, test_rng::TestRng)
+STAGELOAD_APPLESS_SUITE(test_rng, test_rng::TestRng)
 #include "test_rng.moc"

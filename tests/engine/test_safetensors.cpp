@@ -10,7 +10,7 @@
 
 using namespace stageload;
 
-// The suite's own names: it shares one unity source with the other engine suites.
+// The suite's own names: its program compiles it in one source with other suites.
 namespace test_safetensors {
 
 namespace {
@@ -297,5 +297,5 @@ private slots:
 
 }  // namespace test_safetensors
 
-STAGELOAD_SUITE(test_safetensors, test_safetensors::TestSafetensors)
+STAGELOAD_APPLESS_SUITE(test_safetensors, test_safetensors::TestSafetensors)
 #include "test_safetensors.moc"

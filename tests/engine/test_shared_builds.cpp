@@ -9,7 +9,7 @@
 using namespace stageload;
 using stageload::test::Blob;
 
-// The suite's own names: it shares one unity source with the other engine suites.
+// The suite's own names: its program compiles it in one source with other suites.
 namespace test_shared_builds {
 
 class TestSharedBuilds : public QObject {
@@ -105,5 +105,5 @@ private slots:
 
 }  // namespace test_shared_builds
 
-STAGELOAD_SUITE(test_shared_builds, test_shared_builds::TestSharedBuilds)
+STAGELOAD_APPLESS_SUITE(test_shared_builds, test_shared_builds::TestSharedBuilds)
 #include "test_shared_builds.moc"

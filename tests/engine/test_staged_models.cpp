@@ -8,7 +8,7 @@ using namespace stageload;
 using stageload::test::Blob;
 using stageload::test::countingLoader;
 
-// The suite's own names: it shares one unity source with the other engine suites.
+// The suite's own names: its program compiles it in one source with other suites.
 namespace test_staged_models {
 
 namespace {
@@ -395,5 +395,5 @@ private slots:
 
 }  // namespace test_staged_models
 
-STAGELOAD_SUITE(test_staged_models, test_staged_models::TestStagedModels)
+STAGELOAD_APPLESS_SUITE(test_staged_models, test_staged_models::TestStagedModels)
 #include "test_staged_models.moc"

@@ -9,7 +9,7 @@
 
 using namespace stageload;
 
-// The suite's own names: it shares one unity source with the other engine suites.
+// The suite's own names: its program compiles it in one source with other suites.
 namespace test_torchscript {
 
 class TestTorchScript : public QObject {
@@ -82,5 +82,5 @@ private slots:
 
 }  // namespace test_torchscript
 
-STAGELOAD_SUITE(test_torchscript, test_torchscript::TestTorchScript)
+STAGELOAD_APPLESS_SUITE(test_torchscript, test_torchscript::TestTorchScript)
 #include "test_torchscript.moc"

@@ -28,7 +28,7 @@ using torch::indexing::Slice;
 
 Q_DECLARE_METATYPE(U2NetPNormalization)
 
-// The suite's own names: it shares one unity source with the other engine suites.
+// The suite's own names: its program compiles it in one source with other suites.
 namespace test_u2netp {
 
 namespace {
@@ -224,5 +224,5 @@ private slots:
 
 }  // namespace test_u2netp
 
-STAGELOAD_SUITE(test_u2netp, test_u2netp::TestU2NetP)
+STAGELOAD_APPLESS_SUITE(test_u2netp, test_u2netp::TestU2NetP)
 #include "test_u2netp.moc"

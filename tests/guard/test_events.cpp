@@ -1,8 +1,12 @@
 #include <QtTest>
 
 #include "guard/base/event.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_events {
 
 class TestEvents : public QObject {
     Q_OBJECT
@@ -50,5 +54,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestEvents)
+}  // namespace test_events
+
+STAGELOAD_APPLESS_SUITE(test_events, test_events::TestEvents)
 #include "test_events.moc"

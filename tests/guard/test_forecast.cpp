@@ -16,8 +16,12 @@
 #include "guard/forecast/verdict.h"
 #include "guard/policy/guard_options.h"
 #include "guard/trace/summary.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_forecast {
 
 namespace {
 
@@ -376,5 +380,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestForecast)
+}  // namespace test_forecast
+
+STAGELOAD_APPLESS_SUITE(test_forecast, test_forecast::TestForecast)
 #include "test_forecast.moc"

@@ -16,10 +16,14 @@
 #include "guard/memory/system_memory.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_generator {
 
 namespace {
 
@@ -514,5 +518,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGenerator)
+}  // namespace test_generator
+
+STAGELOAD_GUILESS_SUITE(test_generator, test_generator::TestGenerator)
 #include "test_generator.moc"

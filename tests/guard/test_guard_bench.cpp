@@ -4,8 +4,12 @@
 #include <QtTest>
 
 #include "guard/bench/guard_bench.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_guard_bench {
 
 class TestGuardBench : public QObject {
     Q_OBJECT
@@ -32,5 +36,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestGuardBench)
+}  // namespace test_guard_bench
+
+STAGELOAD_APPLESS_SUITE(test_guard_bench, test_guard_bench::TestGuardBench)
 #include "test_guard_bench.moc"

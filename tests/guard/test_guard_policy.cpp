@@ -6,9 +6,13 @@
 #include "guard/policy/guard_options.h"
 #include "guard/policy/guard_policy.h"
 #include "tests/guard/guard_readings_support.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
 using namespace stageload::test;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_guard_policy {
 
 namespace {
 
@@ -394,5 +398,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestGuardPolicy)
+}  // namespace test_guard_policy
+
+STAGELOAD_APPLESS_SUITE(test_guard_policy, test_guard_policy::TestGuardPolicy)
 #include "test_guard_policy.moc"

@@ -20,11 +20,13 @@
 #include "guard/runner/leftover_group.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
 using namespace std::chrono_literals;
 
-namespace {
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_guard_runner {
 
 constexpr std::int64_t GiB = std::int64_t(1) << 30;
 constexpr std::int64_t MiB = std::int64_t(1) << 20;
@@ -84,8 +86,6 @@ std::vector<std::string> logWhats(const std::vector<GuardLogEntry>& log) {
     for (const auto& e : log) out.push_back(e.what);
     return out;
 }
-
-}  // namespace
 
 class TestGuardRunner : public QObject {
     Q_OBJECT
@@ -406,5 +406,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestGuardRunner)
+}  // namespace test_guard_runner
+
+STAGELOAD_APPLESS_SUITE(test_guard_runner, test_guard_runner::TestGuardRunner)
 #include "test_guard_runner.moc"

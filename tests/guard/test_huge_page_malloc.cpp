@@ -6,8 +6,12 @@
 
 #include "guard/base/huge_page_malloc.h"
 #include "guard/base/small_file.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_huge_page_malloc {
 
 namespace {
 
@@ -91,5 +95,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestHugePageMalloc)
+}  // namespace test_huge_page_malloc
+
+STAGELOAD_APPLESS_SUITE(test_huge_page_malloc, test_huge_page_malloc::TestHugePageMalloc)
 #include "test_huge_page_malloc.moc"

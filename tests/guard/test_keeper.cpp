@@ -13,8 +13,12 @@
 #include "guard/process/group_command.h"
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_keeper {
 
 namespace {
 
@@ -150,5 +154,7 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKeeper)
+}  // namespace test_keeper
+
+STAGELOAD_GUILESS_SUITE(test_keeper, test_keeper::TestKeeper)
 #include "test_keeper.moc"

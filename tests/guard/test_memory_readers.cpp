@@ -24,8 +24,12 @@
 #include "guard/memory/readers.h"
 #include "guard/memory/system_memory.h"
 #include "guard/process/process_list.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_memory_readers {
 
 namespace {
 
@@ -369,5 +373,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMemoryReaders)
+}  // namespace test_memory_readers
+
+STAGELOAD_APPLESS_SUITE(test_memory_readers, test_memory_readers::TestMemoryReaders)
 #include "test_memory_readers.moc"

@@ -12,9 +12,13 @@
 #include "guard/meter/meter.h"
 #include "guard/trace/trace_reader.h"
 #include "guard/trace/trace_writer.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
 using namespace std::chrono_literals;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_meter {
 
 namespace {
 
@@ -243,5 +247,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMeter)
+}  // namespace test_meter
+
+STAGELOAD_APPLESS_SUITE(test_meter, test_meter::TestMeter)
 #include "test_meter.moc"

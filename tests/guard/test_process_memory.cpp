@@ -8,8 +8,12 @@
 
 #include "guard/base/error.h"
 #include "guard/memory/process_memory.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_process_memory {
 
 class TestProcessMemory : public QObject {
     Q_OBJECT
@@ -64,5 +68,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestProcessMemory)
+}  // namespace test_process_memory
+
+STAGELOAD_APPLESS_SUITE(test_process_memory, test_process_memory::TestProcessMemory)
 #include "test_process_memory.moc"

@@ -13,8 +13,12 @@
 
 #include "guard/trace/summary.h"
 #include "guard/trace/trace_reader.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_real_traces {
 
 namespace {
 
@@ -149,5 +153,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRealTraces)
+}  // namespace test_real_traces
+
+STAGELOAD_APPLESS_SUITE(test_real_traces, test_real_traces::TestRealTraces)
 #include "test_real_traces.moc"

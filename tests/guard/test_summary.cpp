@@ -4,8 +4,12 @@
 #include <QtTest>
 
 #include "guard/trace/summary.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_summary {
 
 namespace {
 
@@ -261,5 +265,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSummary)
+}  // namespace test_summary
+
+STAGELOAD_APPLESS_SUITE(test_summary, test_summary::TestSummary)
 #include "test_summary.moc"

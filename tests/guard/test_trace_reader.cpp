@@ -5,8 +5,12 @@
 #include <QtTest>
 
 #include "guard/trace/trace_reader.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_trace_reader {
 
 namespace {
 
@@ -169,5 +173,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTraceReader)
+}  // namespace test_trace_reader
+
+STAGELOAD_APPLESS_SUITE(test_trace_reader, test_trace_reader::TestTraceReader)
 #include "test_trace_reader.moc"

@@ -3,8 +3,12 @@
 
 #include "guard/base/units.h"
 #include "guard/base/utc.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_units {
 
 namespace {
 constexpr std::int64_t GiB = std::int64_t(1) << 30;
@@ -105,5 +109,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestUnits)
+}  // namespace test_units
+
+STAGELOAD_APPLESS_SUITE(test_units, test_units::TestUnits)
 #include "test_units.moc"

@@ -40,10 +40,14 @@
 #include "ui/chart/latency_probe.h"
 #include "ui/studio/guard_panel.h"
 #include "ui_test_support.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
 using namespace stageload::studio;
 using namespace stageload::app;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_app_parts {
 
 class TestAppParts : public QObject {
     Q_OBJECT
@@ -505,7 +509,8 @@ private slots:
             env.insert("GLIBC_TUNABLES", "glibc.malloc.check=3");
             child.setProcessEnvironment(env);
             child.setProcessChannelMode(QProcess::MergedChannels);
-            child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("aGeneratorWithoutParamsLeavesTheLayoutWhole")});
+            child.start(QCoreApplication::applicationFilePath(),
+                        {stageload::test::runningSuite(), QStringLiteral("aGeneratorWithoutParamsLeavesTheLayoutWhole")});
             QVERIFY(child.waitForFinished(60000));
             const QString out = QString::fromUtf8(child.readAll());
             QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0, qPrintable(out.right(3000)));
@@ -598,5 +603,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestAppParts)
+}  // namespace test_app_parts
+
+STAGELOAD_SUITE(test_app_parts, test_app_parts::TestAppParts)
 #include "test_app_parts.moc"

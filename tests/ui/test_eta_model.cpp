@@ -3,9 +3,13 @@
 #include <QtTest>
 
 #include "ui/studio/eta_model.h"
+#include "tests/suite_program.h"
 
 using stageload::studio::EtaModel;
 using stageload::studio::RunRecord;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_eta_model {
 
 namespace {
 
@@ -136,5 +140,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestEtaModel)
+}  // namespace test_eta_model
+
+STAGELOAD_SUITE(test_eta_model, test_eta_model::TestEtaModel)
 #include "test_eta_model.moc"

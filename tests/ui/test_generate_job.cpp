@@ -12,10 +12,14 @@
 #include "guard/policy/guard_levels.h"
 #include "guard/trace/summary.h"
 #include "ui/worker/run_controller.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
 using namespace stageload::studio;
 using namespace stageload::worker;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_generate_job {
 
 namespace {
 
@@ -321,5 +325,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGenerateJob)
+}  // namespace test_generate_job
+
+STAGELOAD_GUILESS_SUITE(test_generate_job, test_generate_job::TestGenerateJob)
 #include "test_generate_job.moc"

@@ -13,10 +13,14 @@
 #include "guard/policy/guard_policy.h"
 #include "tests/guard/guard_readings_support.h"
 #include "ui/studio/guard_panel.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
 using namespace stageload::test;
 using stageload::studio::GuardPanel;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_guard_panel {
 
 namespace {
 
@@ -349,5 +353,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestGuardPanel)
+}  // namespace test_guard_panel
+
+STAGELOAD_SUITE(test_guard_panel, test_guard_panel::TestGuardPanel)
 #include "test_guard_panel.moc"

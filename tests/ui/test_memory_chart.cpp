@@ -29,9 +29,13 @@
 #include "ui/chart/render_chart.h"
 #include "ui/chart/run_data.h"
 #include "ui/chart/stage_peak_table.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
 using namespace stageload::chart;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_memory_chart {
 
 namespace {
 
@@ -879,5 +883,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMemoryChart)
+}  // namespace test_memory_chart
+
+STAGELOAD_SUITE(test_memory_chart, test_memory_chart::TestMemoryChart)
 #include "test_memory_chart.moc"

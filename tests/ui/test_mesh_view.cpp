@@ -23,9 +23,13 @@
 #include "ui/view/mesh_view.h"
 #include "ui/view/orbit_camera.h"
 #include "tests/mesh_support.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
 using namespace stageload::view;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_mesh_view {
 
 namespace {
 
@@ -520,10 +524,7 @@ private slots:
     void cleanupTestCase() { view_.reset(); }
 };
 
-int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    TestMeshView test;
-    return QTest::qExec(&test, argc, argv);
-}
+}  // namespace test_mesh_view
 
+STAGELOAD_SUITE(test_mesh_view, test_mesh_view::TestMeshView)
 #include "test_mesh_view.moc"

@@ -8,6 +8,10 @@
 
 #include "tests/file_support.h"
 #include "tests/process_support.h"
+#include "tests/suite_program.h"
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_plot_command {
 
 namespace {
 
@@ -109,5 +113,7 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestPlotCommand)
+}  // namespace test_plot_command
+
+STAGELOAD_APPLESS_SUITE(test_plot_command, test_plot_command::TestPlotCommand)
 #include "test_plot_command.moc"

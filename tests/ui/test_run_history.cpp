@@ -12,10 +12,14 @@
 #include "guard/base/error.h"
 #include "ui/studio/run_history.h"
 #include "tests/file_support.h"
+#include "tests/suite_program.h"
 
 using stageload::FileError;
 using stageload::studio::RunHistory;
 using stageload::studio::RunRecord;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_run_history {
 
 namespace {
 
@@ -242,5 +246,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRunHistory)
+}  // namespace test_run_history
+
+STAGELOAD_SUITE(test_run_history, test_run_history::TestRunHistory)
 #include "test_run_history.moc"

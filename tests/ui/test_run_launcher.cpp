@@ -11,9 +11,13 @@
 #include <QtTest>
 
 #include "ui/studio/run_launcher.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
 using namespace stageload::studio;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_run_launcher {
 
 namespace {
 
@@ -176,5 +180,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunLauncher)
+}  // namespace test_run_launcher
+
+STAGELOAD_GUILESS_SUITE(test_run_launcher, test_run_launcher::TestRunLauncher)
 #include "test_run_launcher.moc"

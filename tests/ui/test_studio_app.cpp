@@ -45,11 +45,15 @@
 #include "ui/worker/run_controller.h"
 #include "ui_test_support.h"
 #include "tests/file_support.h"
+#include "tests/suite_program.h"
 
 using namespace stageload;
 using namespace stageload::studio;
 using namespace stageload::app;
 using namespace stageload::worker;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_studio_app {
 
 namespace {
 
@@ -129,6 +133,21 @@ class TestStudioApp : public QObject {
     Q_OBJECT
 
     QTemporaryDir out_;
+
+public:
+    // Keep the user's settings and history out of it: everything goes to a temporary home,
+    // set before the application reads any of it.
+    static void initMain() {
+        static QTemporaryDir home;
+        qputenv("XDG_CONFIG_HOME", home.filePath(QStringLiteral("config")).toUtf8());
+        qputenv("XDG_DATA_HOME", home.filePath(QStringLiteral("data")).toUtf8());
+        qputenv("XDG_CACHE_HOME", home.filePath(QStringLiteral("cache")).toUtf8());
+    }
+    TestStudioApp() {
+        QApplication::setOrganizationName(QStringLiteral("Stageload"));
+        QApplication::setApplicationName(QStringLiteral("Stageload Studio"));
+        registerRunMetaTypes();
+    }
 
 private slots:
     void initTestCase() { QVERIFY(out_.isValid()); }
@@ -771,18 +790,7 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
-    // Keep the user's settings and history out of it: everything goes to a temporary home.
-    QTemporaryDir home;
-    qputenv("XDG_CONFIG_HOME", home.filePath(QStringLiteral("config")).toUtf8());
-    qputenv("XDG_DATA_HOME", home.filePath(QStringLiteral("data")).toUtf8());
-    qputenv("XDG_CACHE_HOME", home.filePath(QStringLiteral("cache")).toUtf8());
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Stageload"));
-    QApplication::setApplicationName(QStringLiteral("Stageload Studio"));
-    registerRunMetaTypes();
-    TestStudioApp test;
-    return QTest::qExec(&test, argc, argv);
-}
+}  // namespace test_studio_app
 
+STAGELOAD_SUITE(test_studio_app, test_studio_app::TestStudioApp)
 #include "test_studio_app.moc"

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "ui/studio/studio_settings.h"
+#include "tests/suite_program.h"
 
 using stageload::GuardParams;
 using stageload::studio::dialogStartFolder;
@@ -13,6 +14,9 @@ using stageload::studio::rememberFolder;
 using stageload::studio::loadSettings;
 using stageload::studio::saveSettings;
 using stageload::studio::StudioSettings;
+
+// The suite's own names: its program compiles it in one source with other suites.
+namespace test_studio_settings {
 
 namespace {
 
@@ -320,5 +324,7 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStudioSettings)
+}  // namespace test_studio_settings
+
+STAGELOAD_SUITE(test_studio_settings, test_studio_settings::TestStudioSettings)
 #include "test_studio_settings.moc"
