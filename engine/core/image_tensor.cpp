@@ -55,6 +55,16 @@ torch::Tensor boxBlur(const torch::Tensor& image, std::int64_t radius) {
     return unbatched(out, image.dim());
 }
 
+torch::Tensor dilate(const torch::Tensor& image, std::int64_t radius) {
+    if (radius <= 0) return image;
+    auto out = F::max_pool2d(batched(image), F::MaxPool2dFuncOptions(2 * radius + 1).stride(1).padding(radius));
+    return unbatched(out, image.dim());
+}
+
+torch::Tensor erode(const torch::Tensor& image, std::int64_t radius) {
+    return -dilate(-image, radius);
+}
+
 torch::Tensor gaussianBlur(const torch::Tensor& image, double sigma) {
     if (sigma <= 0.0) return image;
     const auto radius = static_cast<std::int64_t>(std::ceil(3.0 * sigma));

@@ -21,6 +21,12 @@ torch::Tensor resizeTensor(const torch::Tensor& image, std::int64_t height, std:
 /// Mean over a (2r+1)² window, edges averaged over the part inside. [C,H,W] or [H,W].
 torch::Tensor boxBlur(const torch::Tensor& image, std::int64_t radius);
 
+/// Maximum / minimum over a (2r+1)² square window (grey dilation / erosion; a binary mask as
+/// 0/1 floats grows / shrinks by `radius` pixels). Outside the picture counts as neither.
+/// [C,H,W] or [H,W].
+torch::Tensor dilate(const torch::Tensor& image, std::int64_t radius);
+torch::Tensor erode(const torch::Tensor& image, std::int64_t radius);
+
 /// Gaussian blur with standard deviation `sigma` pixels (separable; edges replicated).
 torch::Tensor gaussianBlur(const torch::Tensor& image, double sigma);
 

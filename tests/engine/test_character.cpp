@@ -21,6 +21,7 @@
 #include "engine/media/mesh_files.h"
 #include "engine/pipelines/character/character_job.h"
 #include "engine/pipelines/character/character_run.h"
+#include "engine/pipelines/character/detached_parts.h"
 #include "engine/pipelines/character/outline_closure.h"
 #include "engine/pipelines/character/subject.h"
 #include "tests/suite_program.h"
@@ -622,6 +623,75 @@ private slots:
         // Without the outline nothing is enclosed: the mask comes back as it was.
         paint(disc(100, 120, 66) & ~inside, bg);
         QVERIFY(torch::equal(closeByOutline(rgb, soft), soft));
+    }
+
+    // What a learned remover leaves out beside the figure, on a gradient: an outlined orb whose
+    // inside is its glow's colour and a small potion are added whole; a glow alone, a ground
+    // shadow (the background darkened), a faint smudge and scenery at the frame are not.
+    void detachedPartsCompleteALearnedMask() {
+        constexpr std::int64_t H = 300, W = 400;
+        const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
+        const auto xs = torch::arange(W, torch::kFloat32).view({1, W}).expand({H, W});
+        const auto radius = [&](double cx, double cy) { return ((xs - cx).pow(2) + (ys - cy).pow(2)).sqrt(); };
+        auto rgb = torch::stack({0.25f + 0.5f * ys / H, 0.35f + 0.2f * xs / W, 0.7f - 0.3f * ys / H});
+        const auto paint = [&](const torch::Tensor& where, std::array<float, 3> c) {
+            for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(where, c[k]);
+        };
+        const auto glowAt = [&](double cx, double cy, std::array<float, 3> c) {
+            const auto weight = 0.8f * torch::exp(-radius(cx, cy).pow(2) / (2.0 * 20.0 * 20.0));
+            for (int k = 0; k < 3; ++k) rgb[k] = rgb[k] * (1 - weight) + c[k] * weight;
+        };
+        const std::array<float, 3> glow{0.3f, 0.9f, 1.0f};
+        const auto body = radius(200, 160) < 70;
+        paint(body, {0.8f, 0.3f, 0.2f});
+        glowAt(330, 70, glow);  // the orb's
+        paint((radius(330, 70) < 16) & (radius(330, 70) >= 13), {0.1f, 0.1f, 0.15f});
+        glowAt(70, 70, glow);  // a glow alone
+        paint(radius(60, 250) < 6, {0.95f, 0.9f, 0.2f});  // the potion
+        for (int k = 0; k < 3; ++k)
+            rgb[k] = torch::where((((xs - 330) / 40).pow(2) + ((ys - 260) / 8).pow(2)) < 1, rgb[k] * 0.5f, rgb[k]);
+        rgb = torch::where(radius(120, 260) < 10, rgb + 0.03f, rgb);  // a smudge
+        paint((xs < 12) & (ys > 120) & (ys < 180), {0.1f, 0.6f, 0.1f});  // scenery at the frame
+        const auto soft = body.to(torch::kFloat32);
+        const auto out = addDetachedParts(rgb, soft, 16);
+        QCOMPARE(out[70][330].item<float>(), 1.0f);   // the orb's inside
+        QCOMPARE(out[70][345].item<float>(), 1.0f);   // its outline
+        QCOMPARE(out[70][352].item<float>(), 0.0f);   // its glow
+        QCOMPARE(out[250][60].item<float>(), 1.0f);   // the potion
+        QCOMPARE(out[70][70].item<float>(), 0.0f);    // the glow alone
+        QCOMPARE(out[260][330].item<float>(), 0.0f);  // the shadow
+        QCOMPARE(out[260][120].item<float>(), 0.0f);  // the smudge
+        QCOMPARE(out[150][5].item<float>(), 0.0f);    // the scenery
+        QVERIFY(torch::equal(out.masked_select(body), soft.masked_select(body)));
+        // Nothing apart: the mask comes back as it was.
+        const auto alone = torch::stack({0.25f + 0.5f * ys / H, 0.35f + 0.2f * xs / W, 0.7f - 0.3f * ys / H});
+        QVERIFY(torch::equal(addDetachedParts(alone, soft, 16), soft));
+    }
+
+    // The classical cut-out on white: a light arm without an outline is subject though it lies
+    // nearer the background's colour than Otsu's threshold, while a glow around an orb, as
+    // light, fades out and is not.
+    void classicalCutOutKeepsLightPartsButNotGlows() {
+        constexpr std::int64_t H = 240, W = 240;
+        const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
+        const auto xs = torch::arange(W, torch::kFloat32).view({1, W}).expand({H, W});
+        const auto radius = [&](double cx, double cy) { return ((xs - cx).pow(2) + (ys - cy).pow(2)).sqrt(); };
+        auto rgb = torch::ones({3, H, W});
+        const auto weight = 0.5f * torch::exp(-radius(190, 60).pow(2) / (2.0 * 14.0 * 14.0));
+        const std::array<float, 3> green{0.2f, 0.8f, 0.3f};
+        for (int k = 0; k < 3; ++k) rgb[k] = rgb[k] * (1 - weight) + green[k] * weight;
+        const auto paint = [&](const torch::Tensor& where, std::array<float, 3> c) {
+            for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(where, c[k]);
+        };
+        paint(radius(190, 60) < 10, green);                                     // the orb
+        paint((radius(90, 140) < 50), {0.3f, 0.2f, 0.5f});                      // the body
+        paint((xs > 130) & (xs < 200) & (ys > 130) & (ys < 142), {0.93f, 0.86f, 0.8f});  // the arm
+        const auto mask = classicalMask(rgb);
+        QCOMPARE(mask[136][185].item<float>(), 1.0f);  // the arm's end
+        QCOMPARE(mask[60][190].item<float>(), 1.0f);   // the orb
+        QCOMPARE(mask[60][190 + 15].item<float>(), 0.0f);  // its glow, at 5 px out
+        QCOMPARE(mask[60 + 20][190].item<float>(), 0.0f);
+        QCOMPARE(mask[5][5].item<float>(), 0.0f);
     }
 
     // The classical cut-out on a drawn figure: a light part its outline encloses is subject, a

@@ -178,6 +178,39 @@ private slots:
         QVERIFY(b[5] > 0.2f && b[5] < 0.35f);
     }
 
+    // Parts narrower than the mesher's cells: a stalk 2 px wide ending in a ball, and a ring
+    // apart whose stroke is 2 px, meshed with cells of 4 px. Both stay in the mesh, each about
+    // its own width, and the mesh ends where the mask does.
+    void thinPartsStayInTheMesh() {
+        const std::int64_t n = 240;
+        auto mask = maskOf(n, n, [](double x, double y) {
+            const double ring = std::hypot(x - 200, y - 200);
+            return std::hypot(x - 100, y - 150) < 50 || (std::abs(x - 100) < 1.0 && y > 40 && y < 110) ||
+                   std::hypot(x - 100, y - 36) < 6 || (ring > 9 && ring < 11);
+        });
+        SurfaceSolver solver(n);
+        auto h = inflateHeight(solver->solve(mask, {}, 400), 0.75);
+        auto sheet = buildSheetMesh(mask, h, h, n / 4);
+        const auto report = checkMesh(sheet.positions, sheet.indices);
+        QVERIFY2(report.closedManifold(), report.describe().c_str());
+        TexturedMesh m;
+        m.positions = sheet.positions;
+        m.indices = sheet.indices;
+        const auto view = renderFront(m, {-0.5f, 0.0f, 0.5f, 1.0f}, static_cast<int>(n), static_cast<int>(n));
+        const auto covered = [&](int x, int y) { return view.image.at(x, y)[3] > 0; };
+        QVERIFY2(covered(100, 36), "the ball on the stalk is gone");
+        for (int y : {50, 75, 95}) {
+            QVERIFY2(covered(100, y), qPrintable(QString("the stalk is cut at row %1").arg(y)));
+            int width = 0;
+            for (int x = 80; x < 120; ++x) width += covered(x, y);
+            QVERIFY2(width <= 7, qPrintable(QString("the stalk is %1 px wide at row %2").arg(width).arg(y)));
+        }
+        QVERIFY2(covered(190, 200) && covered(210, 200) && covered(200, 190), "the ring is gone");
+        // The mesh's top is the ball's top (y = 30), give or take a pixel.
+        const auto b = meshBounds(sheet.positions);
+        QVERIFY2(std::abs((1.0f - b[4]) * n - 30.0f) < 1.5f, qPrintable(QString::number((1.0f - b[4]) * n)));
+    }
+
     void glbIsDeterministicAndReadsBack() {
         const auto m = cube();
         const auto a = encodeGlb(m), b = encodeGlb(m);

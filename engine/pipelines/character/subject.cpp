@@ -5,10 +5,22 @@
 #include "engine/core/image_tensor.h"
 #include "engine/core/regions.h"
 #include "engine/core/torch_nn.h"
+#include "engine/pipelines/character/detached_parts.h"
 #include "engine/pipelines/character/outline_closure.h"
 
 namespace stageload {
 namespace {
+
+// The classical cut-out's lower threshold (lightParts): this far from the background's colour
+// (0..1), plus this many times the border's spread.
+constexpr double kLowThreshold = 0.04;
+constexpr double kNoiseMargin = 4.0;
+// A region only the lower threshold finds is a drawn part when the step at its rim is at least
+// this share of its contrast (its 90th percentile).
+constexpr double kHardEdge = 0.25;
+// ... and at least this share of it lies over 2 px from the rest of the foreground: a JPEG's
+// ringing hugs the figure's edge.
+constexpr double kApartShare = 0.3;
 
 // Otsu's threshold of values in 0..1.
 double otsu(const torch::Tensor& values) {
@@ -97,6 +109,58 @@ double borderSpread(const torch::Tensor& border, const torch::Tensor& background
     return distance.quantile(0.95).item<double>();
 }
 
+// Otsu's threshold splits the colours far from the background from those near it, and a
+// figure has both: a light arm, a pale cape or a grey axe on white falls under it. So the
+// foreground is taken at a lower threshold, just above the background's own noise (`spread`),
+// and of what only that lower one finds, each region is kept when it ends in a hard edge (the
+// step at its rim at least a quarter of its own contrast: a drawn part) and left out when it
+// fades out (a glow, an aura, a soft shadow). `distance`: each pixel's distance from the
+// background's colour, 0..1. Returns the foreground, [H,W] uint8.
+torch::Tensor lightParts(const torch::Tensor& distance, double otsuThreshold, double spread) {
+    const auto h = distance.size(0), w = distance.size(1);
+    const double low = std::min(otsuThreshold, std::max(kLowThreshold, kLowThreshold + kNoiseMargin * spread));
+    auto foreground = (distance > otsuThreshold).to(torch::kUInt8).contiguous();
+    if (low >= otsuThreshold) return foreground;
+    const auto* d = distance.data_ptr<float>();
+    auto* fg = foreground.data_ptr<std::uint8_t>();
+    const auto weak = labelRegions(h, w, [&](std::int64_t p) { return !fg[p] && d[p] > low; });
+    // Within 2 px of the rest of the foreground, it may be a JPEG's ringing along its edge.
+    const auto hugging = dilate(foreground.to(torch::kFloat32), 2).to(torch::kUInt8).contiguous();
+    const auto* near = hugging.data_ptr<std::uint8_t>();
+    const auto n = weak.sizes.size();
+    std::vector<double> rimStep(n, 0.0);
+    std::vector<std::int64_t> rim(n, 0), apart(n, 0);
+    std::vector<std::vector<float>> values(n);
+    for (std::int64_t p = 0; p < h * w; ++p) {
+        const auto id = weak.labels[p];
+        if (!id) continue;
+        values[id].push_back(d[p]);
+        const auto y = p / w, x = p % w;
+        apart[id] += !near[p];
+        // At the rim: beside a pixel of the background (under the low threshold).
+        const bool atRim = (x > 0 && d[p - 1] <= low) || (x + 1 < w && d[p + 1] <= low) ||
+                           (y > 0 && d[p - w] <= low) || (y + 1 < h && d[p + w] <= low);
+        if (!atRim) continue;
+        const auto at = [&](std::int64_t yy, std::int64_t xx) {
+            return d[std::clamp<std::int64_t>(yy, 0, h - 1) * w + std::clamp<std::int64_t>(xx, 0, w - 1)];
+        };
+        const double gx = (at(y, x + 1) - at(y, x - 1)) / 2.0, gy = (at(y + 1, x) - at(y - 1, x)) / 2.0;
+        rimStep[id] += std::hypot(gx, gy);
+        ++rim[id];
+    }
+    std::vector<char> keep(n, 0);
+    for (std::size_t id = 1; id < n; ++id) {
+        auto& v = values[id];
+        const auto at90 = static_cast<std::ptrdiff_t>(0.9 * static_cast<double>(v.size() - 1));
+        std::nth_element(v.begin(), v.begin() + at90, v.end());
+        keep[id] = static_cast<double>(apart[id]) >= kApartShare * static_cast<double>(weak.sizes[id]) &&
+                   rim[id] > 0 && rimStep[id] / static_cast<double>(rim[id]) >= kHardEdge * v[static_cast<std::size_t>(at90)];
+    }
+    for (std::int64_t p = 0; p < h * w; ++p)
+        if (keep[weak.labels[p]]) fg[p] = 1;
+    return foreground;
+}
+
 }  // namespace
 
 bool plainBackground(const torch::Tensor& rgb) {
@@ -116,8 +180,8 @@ torch::Tensor classicalMask(const torch::Tensor& rgb) {
     const auto border = borderPixels(rgb);
     auto background = std::get<0>(border.median(1)).view({3, 1, 1});
     auto distance = ((rgb - background).pow(2).sum(0).sqrt() / std::sqrt(3.0)).contiguous();
-    const double threshold = std::max(0.06, otsu(distance));
-    auto foreground = (distance > threshold).to(torch::kUInt8).contiguous();
+    const double spread = borderSpread(border, background.view({3, 1}));
+    auto foreground = lightParts(distance, std::max(0.06, otsu(distance)), spread);
 
     // A ground or contact shadow only darkens the background, every channel by about the same
     // factor, over a wide area. Such pixels are background where they join it (the subject's
@@ -143,7 +207,7 @@ torch::Tensor classicalMask(const torch::Tensor& rgb) {
     // background and fall under the threshold, but the subject's outline encloses them. What
     // the outline encloses is subject unless it has the background's own colour (a gap
     // between an arm and the body); "own colour" allows for the border's noise or gradient.
-    const double tolerance = std::max(0.04, 2.0 * borderSpread(border, background.view({3, 1})));
+    const double tolerance = std::max(0.04, 2.0 * spread);
     std::vector<std::uint8_t> open(std::size_t(h * w));  // background, or a shadow on it
     auto* fg = foreground.data_ptr<std::uint8_t>();
     auto* sh = shadow.data_ptr<std::uint8_t>();
@@ -229,6 +293,8 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
         s.source = MaskSource::Alpha;
     } else if (learned) {
         soft = closeByOutline(rgb, refineMask(rgb, learned(rgb)));
+        const auto minArea = static_cast<std::int64_t>(minPartShare * (soft >= 0.5).sum().item<double>());
+        soft = addDetachedParts(rgb, soft, std::max<std::int64_t>(16, minArea));
         s.source = learnedSource;
     } else {
         soft = refineMask(rgb, gaussianBlur(classicalMask(rgb), 1.0));

@@ -56,6 +56,14 @@ double sampleAt(const float* img, std::int64_t H, std::int64_t W, double x, doub
            (img[y1 * W + x0] * (1 - fx) + img[y1 * W + x1] * fx) * fy;
 }
 
+// The depth of a sheet ([H,W] heights) at a pixel position, at least a quarter pixel: where
+// the heights are nil (a thin part widened past the mask, see meshCells) the front and back
+// stay apart, or they would be one vertex.
+double sheetDepth(const torch::Tensor& field, double px, double py) {
+    const auto H = field.size(0), W = field.size(1);
+    return std::max(sampleAt(field.data_ptr<float>(), H, W, px, py), 0.25 / static_cast<double>(std::max(H, W)));
+}
+
 std::uint32_t addVertex(SheetMesh& mesh, double px, double py, double z, VertexSide side) {
     const auto H = mesh.front.size(0), W = mesh.front.size(1);
     const double unit = 1.0 / static_cast<double>(std::max(H, W));  // pixels -> long side 1
@@ -180,14 +188,52 @@ void relaxTowardsOutline(SheetMesh& m, int iterations = 8, double lambda = 0.5) 
         if (m.sides[v] == VertexSide::Outline) continue;
         const double px = pixels[2 * v], py = pixels[2 * v + 1];
         const bool back = m.sides[v] == VertexSide::Back;
-        const auto& field = back ? m.back : m.front;
-        const double h = sampleAt(field.data_ptr<float>(), H, W, px, py);
+        const double h = sheetDepth(back ? m.back : m.front, px, py);
         m.pixels[2 * v] = pixels[2 * v];
         m.pixels[2 * v + 1] = pixels[2 * v + 1];
         m.positions[3 * v] = static_cast<float>((px - W / 2.0) * unit);
         m.positions[3 * v + 1] = static_cast<float>((H - py) * unit);
         m.positions[3 * v + 2] = static_cast<float>(back ? -h : h);
     }
+}
+
+// The cells of a gh × gw grid over `mask` ([H,W], 0..1) that make the mesh: those the mask
+// covers at least half of, cleaned (cleanCells). A part narrower than about two cells (a
+// stalk, a chain's ring, a blade's tip) has no inner corner on the grid and would vanish from
+// the mesh, with what it holds (the ball on a stalk) and a small part's whole outline; so the
+// pixels the kept cells leave more than a cell away are widened by a cell on each
+// side (within the mask's bounding box) and the cells chosen again. The outline's vertices
+// are still moved onto the mask's own contour (up to 0.45 cell), so a widened part keeps
+// about its own width.
+std::vector<std::uint8_t> meshCells(const torch::Tensor& mask, std::int64_t gh, std::int64_t gw,
+                                    double minShare) {
+    const auto H = mask.size(0), W = mask.size(1);
+    auto choose = [&](const torch::Tensor& m) {
+        const auto coverage = resizeTensor(m, gh, gw).contiguous();
+        const auto* cov = coverage.data_ptr<float>();
+        std::vector<std::uint8_t> cells(std::size_t(gh * gw));
+        for (std::int64_t i = 0; i < gh * gw; ++i) cells[i] = cov[i] >= 0.5f;
+        cleanCells(cells, gh, gw, minShare);
+        return cells;
+    };
+    auto cells = choose(mask);
+    const double cellPx = static_cast<double>(std::max(H, W)) / static_cast<double>(std::max(gh, gw));
+    const auto cell = std::max<std::int64_t>(1, std::llround(cellPx));
+    namespace F = torch::nn::functional;
+    const auto kept = F::interpolate(torch::from_blob(cells.data(), {1, 1, gh, gw}, torch::kUInt8).to(torch::kFloat32),
+                                     F::InterpolateFuncOptions().size(std::vector<std::int64_t>{H, W}).mode(torch::kNearest))
+                          .view({H, W});
+    const auto lost = ((mask >= 0.5) & (dilate(kept, cell) < 0.5)).to(torch::kFloat32);
+    if (!lost.any().item<bool>()) return cells;
+    // Widened within the mask's bounding box: a stalk's tip must not lengthen the figure.
+    auto widened = dilate(lost, std::llround(cellPx));
+    const auto solid = mask >= 0.5;
+    const auto rows = solid.any(1).nonzero().flatten(), cols = solid.any(0).nonzero().flatten();
+    auto box = torch::zeros({H, W});
+    box.slice(0, rows.min().item<std::int64_t>(), rows.max().item<std::int64_t>() + 1)
+        .slice(1, cols.min().item<std::int64_t>(), cols.max().item<std::int64_t>() + 1)
+        .fill_(1.0f);
+    return choose(torch::maximum(mask, widened * box));
 }
 
 }  // namespace
@@ -253,14 +299,12 @@ SheetMesh buildSheetMesh(const torch::Tensor& maskIn, const torch::Tensor& front
     const auto gw = std::max<std::int64_t>(1, std::llround(W / cellPx));
     const double sy = static_cast<double>(H) / gh, sx = static_cast<double>(W) / gw;
 
-    auto coverage = resizeTensor(maskIn.to(torch::kCPU, torch::kFloat32), gh, gw).contiguous();
-    std::vector<std::uint8_t> cells(std::size_t(gh * gw));
-    const auto* cov = coverage.data_ptr<float>();
-    for (std::int64_t i = 0; i < gh * gw; ++i) cells[i] = cov[i] >= 0.5f;
-    cleanCells(cells, gh, gw, minPartShare);
+    const auto cells = meshCells(maskIn.to(torch::kCPU, torch::kFloat32).contiguous(), gh, gw, minPartShare);
     const Grid g{gh, gw, cells};
 
     const auto* m = mask.data_ptr<float>();
+    const auto reachMask = gaussianBlur(maskIn.to(torch::kCPU, torch::kFloat32), cellPx).contiguous();
+    const auto* reach = reachMask.data_ptr<float>();
     auto sample = [&](const float* img, double x, double y) { return sampleAt(img, H, W, x, y); };
 
     SheetMesh out;
@@ -273,16 +317,14 @@ SheetMesh buildSheetMesh(const torch::Tensor& maskIn, const torch::Tensor& front
     // Vertices: outline corners once (moved onto the contour), inner corners front and back.
     const auto corners = (gh + 1) * (gw + 1);
     std::vector<std::uint32_t> frontId(std::size_t(corners), UINT32_MAX), backId(std::size_t(corners), UINT32_MAX);
-    const auto* fh = front.data_ptr<float>();
-    const auto* bh = back.data_ptr<float>();
     for (std::int64_t r = 0; r <= gh; ++r) {
         for (std::int64_t c = 0; c <= gw; ++c) {
             if (!g.used(r, c)) continue;
             double px = c * sx, py = r * sy;
             const auto k = r * (gw + 1) + c;
             if (g.interior(r, c)) {
-                frontId[k] = add(px, py, sample(fh, px, py), VertexSide::Front);
-                backId[k] = add(px, py, -sample(bh, px, py), VertexSide::Back);
+                frontId[k] = add(px, py, sheetDepth(front, px, py), VertexSide::Front);
+                backId[k] = add(px, py, -sheetDepth(back, px, py), VertexSide::Back);
                 continue;
             }
             // Newton steps towards the 0.5 level along the mask's gradient.
@@ -292,9 +334,19 @@ SheetMesh buildSheetMesh(const torch::Tensor& maskIn, const torch::Tensor& front
                 const double gx = sample(m, px + 0.5, py) - sample(m, px - 0.5, py);
                 const double gy = sample(m, px, py + 0.5) - sample(m, px, py - 0.5);
                 const double g2 = gx * gx + gy * gy;
-                if (g2 < 1e-8) break;
-                px += (0.5 - v) * gx / g2;
-                py += (0.5 - v) * gy / g2;
+                if (g2 >= 1e-8) {
+                    px += (0.5 - v) * gx / g2;
+                    py += (0.5 - v) * gy / g2;
+                } else {
+                    // Beyond the mask's blur (a widened part's side): a cell's reach to the
+                    // mask, as far as the limit allows.
+                    const double wx = sample(reach, px + 0.5, py) - sample(reach, px - 0.5, py);
+                    const double wy = sample(reach, px, py + 0.5) - sample(reach, px, py - 0.5);
+                    const double wl = std::hypot(wx, wy);
+                    if (wl < 1e-9 || v >= 0.5) break;
+                    px += limit * wx / wl;
+                    py += limit * wy / wl;
+                }
                 const double dx = px - ox, dy = py - oy, d = std::hypot(dx, dy);
                 if (d > limit) px = ox + dx * limit / d, py = oy + dy * limit / d;
             }

@@ -1,0 +1,156 @@
+#include "engine/pipelines/character/detached_parts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "engine/core/image_tensor.h"
+#include "engine/core/regions.h"
+
+namespace stageload {
+namespace {
+
+// The background's cells: this share of the picture's long side across, at least 8 px.
+constexpr double kCellShare = 1.0 / 32.0;
+// A cell is measured when at least this share of its pixels are background.
+constexpr double kMeasuredShare = 0.25;
+// A part differs from the background by at least this (colour distance, 0..1) ...
+constexpr double kMinContrast = 0.08;
+// ... and by this many times what 95 % of the background strays from its smooth estimate.
+constexpr double kNoiseFactor = 2.5;
+// A part is not larger than this share of the mask: larger, it is scenery.
+constexpr double kMaxPartShare = 0.5;
+// A part is a shadow when this share of it is the background darkened evenly.
+constexpr double kShadowShare = 0.5;
+// Of a part, the pixels that stand out at least this share of its 90th-percentile contrast
+// are kept: a glow around an orb fades out below it.
+constexpr double kCoreShare = 0.5;
+
+float median(std::vector<float>& v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+// `on` ([H,W] bool) with the regions it encloses (off regions that do not reach the picture's
+// border) filled: an item's inside is the item's, whether or not it stands out.
+torch::Tensor withHoles(const torch::Tensor& on) {
+    auto filled = on.to(torch::kUInt8).contiguous();
+    const auto h = filled.size(0), w = filled.size(1);
+    auto* f = filled.data_ptr<std::uint8_t>();
+    const auto holes = labelRegions(h, w, [f](std::int64_t p) { return f[p] == 0; });
+    const auto atBorder = touchingBorder(holes, h, w);
+    for (std::int64_t p = 0; p < h * w; ++p)
+        if (holes.labels[p] && !atBorder[holes.labels[p]]) f[p] = 1;
+    return filled.to(torch::kBool);
+}
+
+}  // namespace
+
+torch::Tensor smoothBackground(const torch::Tensor& rgbIn, const torch::Tensor& maskIn) {
+    const auto rgb = rgbIn.to(torch::kFloat32).contiguous();
+    const auto mask = maskIn.to(torch::kUInt8).contiguous();
+    const auto h = rgb.size(1), w = rgb.size(2);
+    const auto cell = std::max<double>(8.0, kCellShare * static_cast<double>(std::max(h, w)));
+    const auto gh = std::max<std::int64_t>(1, std::llround(static_cast<double>(h) / cell));
+    const auto gw = std::max<std::int64_t>(1, std::llround(static_cast<double>(w) / cell));
+    auto coarse = torch::zeros({3, gh, gw});
+    auto weight = torch::zeros({gh, gw});
+    auto c = coarse.accessor<float, 3>();
+    auto wt = weight.accessor<float, 2>();
+    const auto* m = mask.data_ptr<std::uint8_t>();
+    const float* px = rgb.data_ptr<float>();
+    std::vector<float> channel[3];
+    for (std::int64_t r = 0; r < gh; ++r) {
+        const auto y0 = r * h / gh, y1 = (r + 1) * h / gh;
+        for (std::int64_t k = 0; k < gw; ++k) {
+            const auto x0 = k * w / gw, x1 = (k + 1) * w / gw;
+            for (auto& v : channel) v.clear();
+            for (auto y = y0; y < y1; ++y)
+                for (auto x = x0; x < x1; ++x)
+                    if (!m[y * w + x])
+                        for (int ch = 0; ch < 3; ++ch) channel[ch].push_back(px[ch * h * w + y * w + x]);
+            if (static_cast<double>(channel[0].size()) < kMeasuredShare * static_cast<double>((y1 - y0) * (x1 - x0)))
+                continue;
+            for (int ch = 0; ch < 3; ++ch) c[ch][r][k] = median(channel[ch]);
+            wt[r][k] = 1.0f;
+        }
+    }
+    if (!weight.any().item<bool>()) return {};
+    return resizeTensor(pushPullFill(coarse, weight), h, w).contiguous();
+}
+
+torch::Tensor addDetachedParts(const torch::Tensor& rgbIn, const torch::Tensor& soft, std::int64_t minArea) {
+    torch::NoGradGuard noGrad;
+    const auto rgb = rgbIn.to(torch::kFloat32).contiguous();
+    const auto h = rgb.size(1), w = rgb.size(2), n = h * w;
+    const auto mask = (soft >= 0.5).to(torch::kFloat32);
+    const auto maskArea = mask.sum().item<double>();
+    if (maskArea == 0) return soft;
+    const auto reach = std::max<std::int64_t>(3, std::max(h, w) / 100);
+    const auto near = dilate(mask, reach) > 0.5;
+    // Twice: a part as large as a cell pulls the first estimate towards its own colour, so
+    // what stands out from the first is left out of the second.
+    torch::Tensor background, residual;
+    double threshold = kMinContrast;
+    auto excluded = near;
+    for (int pass = 0; pass < 2; ++pass) {
+        background = smoothBackground(rgb, excluded);
+        if (!background.defined()) return soft;
+        residual = ((rgb - background).pow(2).sum(0) / 3.0).sqrt().contiguous();
+        // The background's own noise: how far 95 % of it strays from the smooth estimate.
+        auto away = residual.masked_select(~excluded);
+        if (away.numel() < 64) return soft;
+        if (away.numel() > (1 << 20)) away = away.slice(0, 0, away.numel(), away.numel() / (1 << 20) + 1);
+        threshold = std::max(kMinContrast, kNoiseFactor * away.quantile(0.95).item<double>());
+        excluded = near | (dilate(withHoles(residual > threshold).to(torch::kFloat32), 2) > 0.5);
+    }
+
+    // Shadows darken the background, every channel by about the same factor.
+    const auto ratio = rgb / background.clamp_min(0.05);
+    const auto darkening = ratio.mean(0);
+    const auto shade = ((darkening > 0.3) & (darkening < 0.985) & ((ratio - darkening).abs().amax(0) < 0.06))
+                           .to(torch::kUInt8)
+                           .contiguous();
+    const auto close = (dilate(mask, 2) > 0.5).to(torch::kUInt8).contiguous();
+    const auto standsOut = (residual > threshold).to(torch::kUInt8).contiguous();
+    const auto* s = standsOut.data_ptr<std::uint8_t>();
+    const auto* cl = close.data_ptr<std::uint8_t>();
+    const auto* sh = shade.data_ptr<std::uint8_t>();
+    const auto* res = residual.data_ptr<float>();
+    const auto parts = labelRegions(h, w, [&](std::int64_t p) { return s[p] != 0; });
+    const auto atBorder = touchingBorder(parts, h, w);
+    const auto count = parts.sizes.size();
+    std::vector<char> keep(count, 1);
+    std::vector<std::int64_t> shaded(count, 0);
+    std::vector<std::vector<float>> contrast(count);
+    for (std::int64_t p = 0; p < n; ++p) {
+        const auto id = parts.labels[p];
+        if (!id) continue;
+        if (cl[p]) keep[id] = 0;  // touches the mask: its edge, not a part apart
+        shaded[id] += sh[p];
+        contrast[id].push_back(res[p]);
+    }
+    std::vector<float> core(count, 0.0f);
+    bool any = false;
+    for (std::size_t id = 1; id < count; ++id) {
+        const auto size = static_cast<double>(parts.sizes[id]);
+        keep[id] = keep[id] && !atBorder[id] && parts.sizes[id] >= minArea && size <= kMaxPartShare * maskArea &&
+                   static_cast<double>(shaded[id]) < kShadowShare * size;
+        if (!keep[id]) continue;
+        auto& v = contrast[id];
+        const auto at90 = static_cast<std::ptrdiff_t>(0.9 * static_cast<double>(v.size() - 1));
+        std::nth_element(v.begin(), v.begin() + at90, v.end());
+        core[id] = static_cast<float>(kCoreShare) * v[static_cast<std::size_t>(at90)];
+        any = true;
+    }
+    if (!any) return soft;
+    auto added = torch::zeros({h, w}, torch::kBool);
+    auto* a = added.data_ptr<bool>();
+    for (std::int64_t p = 0; p < n; ++p) {
+        const auto id = parts.labels[p];
+        a[p] = id && keep[id] && res[p] >= core[id];
+    }
+    return torch::maximum(soft.to(torch::kFloat32), withHoles(added).to(torch::kFloat32));
+}
+
+}  // namespace stageload

@@ -1,0 +1,28 @@
+#pragma once
+// Completing a learned background remover's mask with the figure's parts apart from the body.
+// U²-Netp finds the character and leaves out what floats beside it (a potion, an orb, a
+// chain's beads, a dropped weapon), which is the artist's as much as the body is. Such a part
+// stands out from the background around it; the background is taken to be smooth (flat, a
+// gradient, blurred blobs), so it is estimated from what lies away from the mask.
+//
+//   soft = stageload::addDetachedParts(rgb, closeByOutline(rgb, learnedSoft));
+
+#include "engine/core/torch_core.h"
+
+namespace stageload {
+
+/// The background behind `rgb` [3,H,W] where `mask` [H,W] (1 = subject) is not: the median
+/// colour of the unmasked pixels in cells about 1/32 of the long side across, cells with too
+/// few of them filled from their neighbours, and the whole grown smoothly to the picture's
+/// size. [3,H,W].
+torch::Tensor smoothBackground(const torch::Tensor& rgb, const torch::Tensor& mask);
+
+/// `soft` [H,W] (0..1) with every part apart from its mask added that differs clearly from the
+/// smooth background (beyond the background's own noise), is compact or outlined rather than
+/// spread (not a texture of the background), does not reach the picture's border, and is not
+/// a shadow (the background darkened evenly); each part whole, with what it encloses (an
+/// orb's inside, which may look like its own glow). `minArea`: the fewest pixels a part may
+/// have.
+torch::Tensor addDetachedParts(const torch::Tensor& rgb, const torch::Tensor& soft, std::int64_t minArea);
+
+}  // namespace stageload
