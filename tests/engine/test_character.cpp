@@ -668,6 +668,61 @@ private slots:
         QVERIFY(torch::equal(addDetachedParts(alone, soft, 16), soft));
     }
 
+    // An artist's alpha with the ground shadow drawn in (black, 60 % opaque, under the feet):
+    // the shadow is not subject; a translucent cape as opaque, or a dark translucent patch
+    // beside the figure rather than under it, is.
+    void aShadowInTheArtistsAlphaIsNotSubject() {
+        constexpr std::int64_t H = 300, W = 300;
+        const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
+        const auto xs = torch::arange(W, torch::kFloat32).view({1, W}).expand({H, W});
+        auto rgba = torch::zeros({4, H, W});
+        const auto paint = [&](const torch::Tensor& where, std::array<float, 4> c) {
+            for (int k = 0; k < 4; ++k) rgba[k].masked_fill_(where, c[k]);
+        };
+        const auto shadow = (((xs - 150) / 90).pow(2) + ((ys - 262) / 16).pow(2)) < 1;
+        const auto body = (xs > 110) & (xs < 190) & (ys > 40) & (ys < 260);
+        const auto cape = (xs > 190) & (xs < 230) & (ys > 80) & (ys < 200);
+        const auto patch = (xs > 20) & (xs < 70) & (ys > 60) & (ys < 110);
+        paint(shadow, {0.0f, 0.0f, 0.0f, 0.6f});
+        paint(body, {0.8f, 0.4f, 0.2f, 1.0f});
+        paint(cape, {0.2f, 0.5f, 0.6f, 0.6f});
+        paint(patch, {0.05f, 0.05f, 0.1f, 0.6f});
+        const auto s = extractSubject(rgba, true, {}, MaskSource::Alpha, 0.005, "shadow.png");
+        QCOMPARE(s.region[270][80].item<int>(), 0);   // the shadow, left of the feet
+        QCOMPARE(s.region[262][150].item<int>(), 0);  // and just under them
+        QCOMPARE(s.region[150][150].item<int>(), 1);  // the body
+        QCOMPARE(s.region[150][210].item<int>(), 1);  // the cape
+        QCOMPARE(s.region[80][40].item<int>(), 1);    // the dark patch up beside the figure
+    }
+
+    // A learned remover that takes the hard ground shadow for part of the figure (the
+    // background under the feet 45 % darker): the shadow is left out, the feet (dark, but of
+    // their own colour) and the body stay.
+    void aLearnedMaskLosesTheGroundShadow() {
+        constexpr std::int64_t H = 300, W = 300;
+        const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
+        const auto xs = torch::arange(W, torch::kFloat32).view({1, W}).expand({H, W});
+        auto rgb = torch::stack({0.5f + 0.3f * ys / H, 0.6f + 0.1f * xs / W, 0.8f - 0.2f * ys / H});
+        const auto shadow = (((xs - 150) / 90).pow(2) + ((ys - 262) / 16).pow(2)) < 1;
+        const auto body = (xs > 110) & (xs < 190) & (ys > 40) & (ys < 250);
+        const auto feet = (((xs - 130) / 18).pow(2) + ((ys - 255) / 8).pow(2) < 1) |
+                          (((xs - 170) / 18).pow(2) + ((ys - 255) / 8).pow(2) < 1);
+        rgb = torch::where(shadow, rgb * 0.55f, rgb);
+        const auto paint = [&](const torch::Tensor& where, std::array<float, 3> c) {
+            for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(where, c[k]);
+        };
+        paint(body, {0.8f, 0.4f, 0.2f});
+        paint(feet, {0.25f, 0.15f, 0.1f});
+        const auto learnedMask = (body | feet | shadow).to(torch::kFloat32);
+        const MaskPredictor learned = [&](const torch::Tensor&) { return learnedMask; };
+        const auto s = extractSubject(torch::cat({rgb, torch::ones({1, H, W})}), false, learned,
+                                      MaskSource::U2NetP, 0.005, "shadow.png");
+        QCOMPARE(s.region[268][80].item<int>(), 0);   // the shadow, left of the feet
+        QCOMPARE(s.region[270][150].item<int>(), 0);  // and under them
+        QCOMPARE(s.region[255][130].item<int>(), 1);  // a foot
+        QCOMPARE(s.region[150][150].item<int>(), 1);  // the body
+    }
+
     // The classical cut-out on white: a light arm without an outline is subject though it lies
     // nearer the background's colour than Otsu's threshold, while a glow around an orb, as
     // light, fades out and is not.

@@ -46,6 +46,12 @@ torch::Tensor withHoles(const torch::Tensor& on) {
 
 }  // namespace
 
+torch::Tensor darkenedEvenly(const torch::Tensor& rgb, const torch::Tensor& background) {
+    const auto ratio = rgb / background.clamp_min(0.05);
+    const auto darkening = ratio.mean(0);
+    return (darkening > 0.3) & (darkening < 0.985) & ((ratio - darkening).abs().amax(0) < 0.06);
+}
+
 torch::Tensor smoothBackground(const torch::Tensor& rgbIn, const torch::Tensor& maskIn) {
     const auto rgb = rgbIn.to(torch::kFloat32).contiguous();
     const auto mask = maskIn.to(torch::kUInt8).contiguous();
@@ -106,11 +112,7 @@ torch::Tensor addDetachedParts(const torch::Tensor& rgbIn, const torch::Tensor& 
     }
 
     // Shadows darken the background, every channel by about the same factor.
-    const auto ratio = rgb / background.clamp_min(0.05);
-    const auto darkening = ratio.mean(0);
-    const auto shade = ((darkening > 0.3) & (darkening < 0.985) & ((ratio - darkening).abs().amax(0) < 0.06))
-                           .to(torch::kUInt8)
-                           .contiguous();
+    const auto shade = darkenedEvenly(rgb, background).to(torch::kUInt8).contiguous();
     const auto close = (dilate(mask, 2) > 0.5).to(torch::kUInt8).contiguous();
     const auto standsOut = (residual > threshold).to(torch::kUInt8).contiguous();
     const auto* s = standsOut.data_ptr<std::uint8_t>();

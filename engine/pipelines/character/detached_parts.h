@@ -17,6 +17,10 @@ namespace stageload {
 /// size. [3,H,W].
 torch::Tensor smoothBackground(const torch::Tensor& rgb, const torch::Tensor& mask);
 
+/// Where `rgb` [3,H,W] is `background` ([3,H,W] or [3,1,1]) darkened evenly, as a shadow
+/// darkens it: every channel by about the same factor, between 0.3 and 0.985. [H,W] bool.
+torch::Tensor darkenedEvenly(const torch::Tensor& rgb, const torch::Tensor& background);
+
 /// `soft` [H,W] (0..1) with every part apart from its mask added that differs clearly from the
 /// smooth background (beyond the background's own noise), is compact or outlined rather than
 /// spread (not a texture of the background), does not reach the picture's border, and is not

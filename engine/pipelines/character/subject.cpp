@@ -18,6 +18,9 @@ constexpr double kNoiseMargin = 4.0;
 // A region only the lower threshold finds is a drawn part when the step at its rim is at least
 // this share of its contrast (its 90th percentile).
 constexpr double kHardEdge = 0.25;
+// A ground shadow in an artist's alpha: less opaque than this, darker (luma) than this.
+constexpr double kShadowAlpha = 0.75;
+constexpr double kShadowLuma = 0.25;
 // ... and at least this share of it lies over 2 px from the rest of the foreground: a JPEG's
 // ringing hugs the figure's edge.
 constexpr double kApartShare = 0.3;
@@ -65,8 +68,10 @@ PixelRegions regionsOf(const std::uint8_t* on, std::int64_t h, std::int64_t w) {
 // wide as tall. A grey part drawn without an outline (a helmet, a hammer's head, a robot's
 // arm) darkens a white background evenly too, and anywhere else it is subject. `fg`: the
 // pixels unlike the background. Without any other subject pixel, only the regions at the
-// border are shadows.
-void keepGroundShadows(std::uint8_t* sh, const std::uint8_t* fg, std::int64_t h, std::int64_t w) {
+// border are shadows; with `atBorder` false, not even those (an artist's alpha has no
+// background of its own to shade).
+void keepGroundShadows(std::uint8_t* sh, const std::uint8_t* fg, std::int64_t h, std::int64_t w,
+                       bool atBorder = true) {
     std::int64_t top = h, bottom = -1;
     for (std::int64_t i = 0; i < h * w; ++i)
         if (fg[i] && !sh[i]) top = std::min(top, i / w), bottom = std::max(bottom, i / w);
@@ -87,7 +92,7 @@ void keepGroundShadows(std::uint8_t* sh, const std::uint8_t* fg, std::int64_t h,
         const double centre = rows[id] / static_cast<double>(regions.sizes[id]);
         const bool low = bottom >= 0 && centre >= static_cast<double>(top) + 0.75 * static_cast<double>(bottom - top);
         const bool flat = x1[id] - x0[id] >= y1[id] - y0[id];
-        ground[id] = regions.touchesBorder[id] || (low && flat);
+        ground[id] = (atBorder && regions.touchesBorder[id]) || (low && flat);
     }
     for (std::int64_t i = 0; i < h * w; ++i)
         if (sh[i] && !ground[regions.labels[i]]) sh[i] = 0;
@@ -161,6 +166,49 @@ torch::Tensor lightParts(const torch::Tensor& distance, double otsuThreshold, do
     return foreground;
 }
 
+// The ground shadow among `candidates` ([H,W] bool: pixels that look like one) beside the
+// figure `present` ([H,W] bool): the patches wider than a stroke (an opening; a translucent
+// part's dark outline is a stroke), 1 % of the figure or more (not the half-covered pixels
+// along a dark part's edge), that lie low and flat under the rest (keepGroundShadows), with
+// the rim the opening took off them. [H,W] bool.
+torch::Tensor groundShadow(const torch::Tensor& candidates, const torch::Tensor& present) {
+    const auto h = candidates.size(0), w = candidates.size(1);
+    const auto stroke = std::max<std::int64_t>(1, std::max(h, w) / 250);
+    const auto candidate = candidates.to(torch::kFloat32);
+    auto shade = (dilate(erode(candidate, stroke), stroke) > 0.5).to(torch::kUInt8).contiguous();
+    if (!shade.any().item<bool>()) return torch::zeros({h, w}, torch::kBool);
+    const auto figure = present.to(torch::kUInt8).contiguous();
+    auto* sh = shade.data_ptr<std::uint8_t>();
+    keepGroundShadows(sh, figure.data_ptr<std::uint8_t>(), h, w, false);
+    const auto patches = regionsOf(sh, h, w);
+    const double least = 0.01 * figure.sum().item<double>();
+    for (std::int64_t p = 0; p < h * w; ++p)
+        if (sh[p] && static_cast<double>(patches.sizes[patches.labels[p]]) < least) sh[p] = 0;
+    return (dilate(shade.to(torch::kFloat32), stroke + 1) > 0.5) & (candidate > 0.5);
+}
+
+// An artist's alpha may carry the ground shadow: half-transparent (alpha between 0.1 and
+// kShadowAlpha) and dark (luma under kShadowLuma) under the feet. It becomes transparent; a
+// translucent cape or wing is coloured, or not under the figure.
+torch::Tensor withoutAlphaShadows(const torch::Tensor& rgb, const torch::Tensor& alphaIn) {
+    const auto alpha = alphaIn.to(torch::kFloat32);
+    const auto luma = rgb[0] * 0.299 + rgb[1] * 0.587 + rgb[2] * 0.114;
+    const auto dark = (alpha > 0.1) & (alpha < kShadowAlpha) & (luma < kShadowLuma);
+    return alpha.masked_fill(groundShadow(dark, alpha >= 0.5), 0.0f);
+}
+
+// A learned remover takes a hard ground shadow for part of the figure: within its mask, where
+// the smooth background (smoothBackground, from outside the mask) is darkened evenly.
+torch::Tensor withoutGroundShadows(const torch::Tensor& rgb, const torch::Tensor& soft) {
+    const auto h = soft.size(0), w = soft.size(1);
+    const auto mask = (soft >= 0.5).to(torch::kFloat32);
+    const auto reach = std::max<std::int64_t>(3, std::max(h, w) / 100);
+    const auto background = smoothBackground(rgb, dilate(mask, reach) > 0.5);
+    if (!background.defined()) return soft;
+    const auto even = darkenedEvenly(rgb, background) & (mask > 0.5);
+    return soft.to(torch::kFloat32).masked_fill(groundShadow(even, mask > 0.5), 0.0f);
+}
+
 }  // namespace
 
 bool plainBackground(const torch::Tensor& rgb) {
@@ -189,19 +237,8 @@ torch::Tensor classicalMask(const torch::Tensor& rgb) {
     // an outline a pixel or two across, partly covering the background or a grey part,
     // darkens evenly too and would let the background in; an opening (erode, then dilate,
     // 3 × 3) leaves it out and keeps every shadow, soft or hard-edged.
-    const auto ratio = rgb / background.clamp_min(0.05);
-    const auto darkening = ratio.mean(0);
-    const auto evenly = ((darkening > 0.3) & (darkening < 0.985) &
-                         ((ratio - darkening).abs().amax(0) < 0.06))
-                            .to(torch::kFloat32)
-                            .view({1, 1, h, w});
-    namespace F = torch::nn::functional;
-    const auto pool = F::MaxPool2dFuncOptions(3).stride(1).padding(1);
-    const auto shadow = F::max_pool2d(-F::max_pool2d(-evenly, pool), pool)
-                            .view({h, w})
-                            .gt(0.5)
-                            .to(torch::kUInt8)
-                            .contiguous();
+    const auto evenly = darkenedEvenly(rgb, background).to(torch::kFloat32);
+    const auto shadow = (dilate(erode(evenly, 1), 1) > 0.5).to(torch::kUInt8).contiguous();
 
     // Light parts of the subject (a face, a white breastplate, a blade) are close to a light
     // background and fall under the threshold, but the subject's outline encloses them. What
@@ -289,10 +326,10 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
     Subject s;
     torch::Tensor soft;
     if (useAlpha) {
-        soft = rgba[3].clone();
+        soft = withoutAlphaShadows(rgb, rgba[3]);
         s.source = MaskSource::Alpha;
     } else if (learned) {
-        soft = closeByOutline(rgb, refineMask(rgb, learned(rgb)));
+        soft = closeByOutline(rgb, withoutGroundShadows(rgb, refineMask(rgb, learned(rgb))));
         const auto minArea = static_cast<std::int64_t>(minPartShare * (soft >= 0.5).sum().item<double>());
         soft = addDetachedParts(rgb, soft, std::max<std::int64_t>(16, minArea));
         s.source = learnedSource;
