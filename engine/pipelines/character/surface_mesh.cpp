@@ -303,8 +303,9 @@ SheetMesh buildSheetMesh(const torch::Tensor& maskIn, const torch::Tensor& front
     const Grid g{gh, gw, cells};
 
     const auto* m = mask.data_ptr<float>();
-    const auto reachMask = gaussianBlur(maskIn.to(torch::kCPU, torch::kFloat32), cellPx).contiguous();
-    const auto* reach = reachMask.data_ptr<float>();
+    // The mask blurred by a cell, made when first needed (a widened part's side).
+    torch::Tensor reachMask;
+    const float* reach = nullptr;
     auto sample = [&](const float* img, double x, double y) { return sampleAt(img, H, W, x, y); };
 
     SheetMesh out;
@@ -340,10 +341,15 @@ SheetMesh buildSheetMesh(const torch::Tensor& maskIn, const torch::Tensor& front
                 } else {
                     // Beyond the mask's blur (a widened part's side): a cell's reach to the
                     // mask, as far as the limit allows.
+                    if (v >= 0.5) break;
+                    if (!reach) {
+                        reachMask = gaussianBlur(maskIn.to(torch::kCPU, torch::kFloat32), cellPx).contiguous();
+                        reach = reachMask.data_ptr<float>();
+                    }
                     const double wx = sample(reach, px + 0.5, py) - sample(reach, px - 0.5, py);
                     const double wy = sample(reach, px, py + 0.5) - sample(reach, px, py - 0.5);
                     const double wl = std::hypot(wx, wy);
-                    if (wl < 1e-9 || v >= 0.5) break;
+                    if (wl < 1e-9) break;
                     px += limit * wx / wl;
                     py += limit * wy / wl;
                 }
