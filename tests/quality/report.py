@@ -54,6 +54,7 @@ import scenes  # noqa: E402
 
 GOAL_IOU = 0.97
 APART_SHARE = 0.002  # parts apart from the body larger than this share of the subject must stay
+SHADOW_KEPT = 0.25  # a ground shadow is kept when the front view covers more than this share of it
 # A floor (--floor) lets a scene's front IoU fall this much below what it recorded: the same
 # binary gives the same figures, but LibTorch's threads may sum a convolution in another order.
 FLOOR_SLACK = 0.01
@@ -315,7 +316,7 @@ def table(results):
             "front": sum(r["front_iou"] for r in rs) / len(rs),
             "ok": ok / len(rs),
             "psnr": [r["psnr"] for r in rs if "psnr" in r],
-            "shadow": sum(1 for r in sh if r["shadow_kept"] > 0.25),
+            "shadow": sum(1 for r in sh if r["shadow_kept"] > SHADOW_KEPT),
             "nshadow": len(sh),
             "dropped": sum(len(r.get("apart_dropped", [])) for r in rs),
             "errors": sum(1 for r in rs if "error" in r),
@@ -346,7 +347,7 @@ def goals(results, rows):
     for r in rows:
         if r["kind"] != "all" and r["ok"] < 0.90:
             short.append("%s: front IoU >= %.2f on %.0f %% (goal 90 %%)" % (r["kind"], GOAL_IOU, 100 * r["ok"]))
-    kept = [scenes.scene_name(r["seed"]) for r in results if r.get("shadow_kept", 0) > 0.25]
+    kept = [scenes.scene_name(r["seed"]) for r in results if r.get("shadow_kept", 0) > SHADOW_KEPT]
     if kept:
         short.append("ground shadow kept in %s" % ", ".join(kept))
     dropped = ["%s (%s)" % (scenes.scene_name(r["seed"]), ", ".join(r["apart_dropped"])) for r in results if r.get("apart_dropped")]
@@ -378,7 +379,7 @@ def floor_of(results, seeds_text):
         "scenes": {
             str(r["seed"]): {
                 "front_iou": r["front_iou"],
-                "shadow_kept": r.get("shadow_kept", 0) > 0.25,
+                "shadow_kept": r.get("shadow_kept", 0) > SHADOW_KEPT,
                 "apart_dropped": len(r.get("apart_dropped", [])),
             }
             for r in sorted(results, key=lambda r: r["seed"])
@@ -402,7 +403,7 @@ def below_floor(results, floor):
             short.append("%s: the run failed: %s" % (name, r["error"]))
         elif r["front_iou"] < f["front_iou"] - FLOOR_SLACK:
             short.append("%s: front IoU %.3f, was %.3f" % (name, r["front_iou"], f["front_iou"]))
-        if r.get("shadow_kept", 0) > 0.25 and not f["shadow_kept"]:
+        if r.get("shadow_kept", 0) > SHADOW_KEPT and not f["shadow_kept"]:
             short.append("%s: the ground shadow is kept now" % name)
         if len(r.get("apart_dropped", [])) > f["apart_dropped"]:
             short.append("%s: %d parts apart dropped, was %d" % (name, len(r["apart_dropped"]), f["apart_dropped"]))
