@@ -60,6 +60,16 @@ SHADOW_KEPT = 0.25  # a ground shadow is kept when the front view covers more th
 FLOOR_SLACK = 0.01
 
 
+def share_at_goal(results):
+    """The share of `results` whose front IoU reaches GOAL_IOU, 0..1."""
+    return sum(1 for r in results if r["front_iou"] >= GOAL_IOU) / max(1, len(results))
+
+
+def shadow_kept(r):
+    """True when the front view kept the scene's ground shadow."""
+    return r.get("shadow_kept", 0) > SHADOW_KEPT
+
+
 # ----------------------------------------------------------------------------------------
 # where the cut-out came from
 
@@ -307,16 +317,15 @@ def table(results):
         rs = [r for r in results if kind in r["kinds"]]
         if not rs:
             continue
-        ok = sum(1 for r in rs if r["front_iou"] >= GOAL_IOU)
         sh = [r for r in rs if "shadow_kept" in r]
         rows.append({
             "kind": kind,
             "n": len(rs),
             "mask": sum(r["mask_iou"] for r in rs) / len(rs),
             "front": sum(r["front_iou"] for r in rs) / len(rs),
-            "ok": ok / len(rs),
+            "ok": share_at_goal(rs),
             "psnr": [r["psnr"] for r in rs if "psnr" in r],
-            "shadow": sum(1 for r in sh if r["shadow_kept"] > SHADOW_KEPT),
+            "shadow": sum(1 for r in sh if shadow_kept(r)),
             "nshadow": len(sh),
             "dropped": sum(len(r.get("apart_dropped", [])) for r in rs),
             "errors": sum(1 for r in rs if "error" in r),
@@ -347,7 +356,7 @@ def goals(results, rows):
     for r in rows:
         if r["kind"] != "all" and r["ok"] < 0.90:
             short.append("%s: front IoU >= %.2f on %.0f %% (goal 90 %%)" % (r["kind"], GOAL_IOU, 100 * r["ok"]))
-    kept = [scenes.scene_name(r["seed"]) for r in results if r.get("shadow_kept", 0) > SHADOW_KEPT]
+    kept = [scenes.scene_name(r["seed"]) for r in results if shadow_kept(r)]
     if kept:
         short.append("ground shadow kept in %s" % ", ".join(kept))
     dropped = ["%s (%s)" % (scenes.scene_name(r["seed"]), ", ".join(r["apart_dropped"])) for r in results if r.get("apart_dropped")]
@@ -375,11 +384,11 @@ def floor_of(results, seeds_text):
     """What `results` reached, per scene: the floor a later run must not fall below."""
     return {
         "seeds": seeds_text,
-        "share_at_goal": round(sum(1 for r in results if r["front_iou"] >= GOAL_IOU) / max(1, len(results)), 4),
+        "share_at_goal": round(share_at_goal(results), 4),
         "scenes": {
             str(r["seed"]): {
                 "front_iou": r["front_iou"],
-                "shadow_kept": r.get("shadow_kept", 0) > SHADOW_KEPT,
+                "shadow_kept": shadow_kept(r),
                 "apart_dropped": len(r.get("apart_dropped", [])),
             }
             for r in sorted(results, key=lambda r: r["seed"])
@@ -403,11 +412,11 @@ def below_floor(results, floor):
             short.append("%s: the run failed: %s" % (name, r["error"]))
         elif r["front_iou"] < f["front_iou"] - FLOOR_SLACK:
             short.append("%s: front IoU %.3f, was %.3f" % (name, r["front_iou"], f["front_iou"]))
-        if r.get("shadow_kept", 0) > SHADOW_KEPT and not f["shadow_kept"]:
+        if shadow_kept(r) and not f["shadow_kept"]:
             short.append("%s: the ground shadow is kept now" % name)
         if len(r.get("apart_dropped", [])) > f["apart_dropped"]:
             short.append("%s: %d parts apart dropped, was %d" % (name, len(r["apart_dropped"]), f["apart_dropped"]))
-    share = sum(1 for r in results if r["front_iou"] >= GOAL_IOU) / max(1, len(results))
+    share = share_at_goal(results)
     if len(results) == len(scenes_floor) and share < floor["share_at_goal"] - 0.01:
         short.append("front IoU >= %.2f on %.1f %% of the scenes, was %.1f %%" % (
             GOAL_IOU, 100 * share, 100 * floor["share_at_goal"]))
@@ -420,6 +429,15 @@ def above_floor(results, floor):
     return [r for r in results
             if str(r["seed"]) in floor["scenes"] and "error" not in r
             and r["front_iou"] > floor["scenes"][str(r["seed"])]["front_iou"] + FLOOR_SLACK]
+
+
+def read_floor(path):
+    """The floor write_floor wrote to `path`; ValueError (or OSError) naming what is wrong."""
+    with open(path) as f:
+        floor = json.load(f)
+    if not isinstance(floor, dict) or not isinstance(floor.get("scenes"), dict) or "share_at_goal" not in floor:
+        raise ValueError("no scenes or share_at_goal in it")
+    return floor
 
 
 def write_floor(path, floor):
@@ -472,10 +490,8 @@ def main(argv=None):
     floor = None
     if args.floor:
         try:
-            with open(args.floor) as f:
-                floor = json.load(f)
-            floor["scenes"], floor["share_at_goal"]
-        except (OSError, ValueError, KeyError, TypeError) as e:
+            floor = read_floor(args.floor)
+        except (OSError, ValueError) as e:
             ap.error("%s: not a floor that --write-floor wrote (%s)" % (args.floor, e))
     weights = args.weights or default_weights()
     work = args.keep or tempfile.mkdtemp(prefix="stageload-quality-")

@@ -5,6 +5,8 @@ pass and what it names, without running stageload.
     python3 tests/quality/test_report.py      # well under a second
 """
 
+import contextlib
+import io
 import json
 import os
 import sys
@@ -84,13 +86,9 @@ class TestFloor(unittest.TestCase):
             path = os.path.join(d, "floor.json")
             with open(path, "w") as f:
                 f.write('{"seeds": "0-3"}')
-            with self.assertRaises(SystemExit) as e:
-                sys.stderr, saved = open(os.devnull, "w"), sys.stderr
-                try:
-                    report.main(["--stageload", sys.executable, "--seeds", "0-3", "--floor", path])
-                finally:
-                    sys.stderr.close()
-                    sys.stderr = saved
+            with self.assertRaises(SystemExit) as e, contextlib.redirect_stderr(io.StringIO()) as err:
+                report.main(["--stageload", sys.executable, "--seeds", "0-3", "--floor", path])
+            self.assertIn("not a floor that --write-floor wrote", err.getvalue())
             self.assertEqual(e.exception.code, 2)
 
 
