@@ -70,11 +70,17 @@ def regular(cx, cy, r, n, rot=0.0, inner=None):
     return Shape("regular", cx, cy, r, n, rot, inner)
 
 
+# The parts drawn on the figure that a back made up from the front must not repeat: the face
+# and emblems (a floating head's eyes are flagged where they are drawn, in scenes.py).
+FEATURES = ("eye", "pupil", "mouth", "visor", "emblem")
+
+
 class Part:
     """Something drawn: subject (owner > 0, into the mask) or an effect (a shadow, a glow)."""
 
     def __init__(self, what, shapes, fill, opacity=1.0, owner=1, outline=False, effect=None, hard=False):
         self.what = what
+        self.feature = what in FEATURES
         self.hard = hard  # a hard-edged effect (a hard shadow): drawn from its shapes
         self.shapes = shapes
         self.fill = fill

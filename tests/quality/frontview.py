@@ -4,6 +4,7 @@
     box = bounds(mesh)                               # (xmin, ymin, zmin, xmax, ymax, zmax)
     cov = silhouette(mesh, (box[0], box[1], box[3], box[4]), w, h)   # bytearray, 1 = covered
     rgb, cov = textured(mesh, (box[0], box[1], box[3], box[4]), w, h)  # for colour PSNR
+    front, back = both_sides(mesh, (box[0], box[1], box[3], box[4]), w, h, {y * w + x, ...})  # {index: rgb}
 
 The front view looks down -Z (the viewer is at +Z; the nearest surface has the largest Z),
 orthographically; the rectangle box = (left, bottom, right, top) in mesh X/Y fills the w x h
@@ -155,22 +156,31 @@ def silhouette(mesh, box, w, h):
     return cov
 
 
-def _texture(mesh):
-    tw, th, ch, px = pngio.decode_png(mesh.texture_png)
-    return tw, th, ch, px
+def _texture(mesh, rows=None):
+    """(width, height, channels, pixels) of the base colour texture, its first `rows` rows only
+    when given (a PNG row needs every row above it; the rest is never decoded)."""
+    return pngio.decode_png(mesh.texture_png, rows)
 
 
-def textured(mesh, box, w, h):
-    """(rgb bytes, coverage) of the textured front view: the nearest surface (largest Z) at each
-    pixel centre, its texture sampled bilinearly at its UV as raster.cpp does."""
+def _surface(mesh, box, w, h, farthest=False, wanted=None):
+    """{pixel index: (u, v)}: the texture coordinates of the nearest surface (largest Z; the
+    farthest, smallest Z, with `farthest`) at each covered pixel centre, at the pixel indexes in
+    the set `wanted` only when given."""
     X, Y = _projected(mesh, box, w, h)
-    Z = mesh.positions[2::3]
+    sign = -1.0 if farthest else 1.0
+    Z = [sign * z for z in mesh.positions[2::3]]
     uv = mesh.uvs
-    tw, th, ch, tex = _texture(mesh)
-    depth = [-math.inf] * (w * h)
-    us = [0.0] * (w * h)
-    vs = [0.0] * (w * h)
-    cov = bytearray(w * h)
+    if wanted is not None:
+        if not wanted:
+            return {}
+        rx0 = min(i % w for i in wanted)
+        rx1 = max(i % w for i in wanted)
+        ry0 = min(wanted) // w
+        ry1 = max(wanted) // w
+    else:
+        rx0, ry0, rx1, ry1 = 0, 0, w - 1, h - 1
+    depth = {}
+    found = {}
     idx = mesh.indices
     for t in range(0, len(idx) - 2, 3):
         a, b, c = idx[t], idx[t + 1], idx[t + 2]
@@ -178,15 +188,20 @@ def textured(mesh, box, w, h):
         area = (xb - xa) * (yc - ya) - (xc - xa) * (yb - ya)
         if abs(area) < 1e-12:
             continue
-        x0 = max(0, int(math.floor(min(xa, xb, xc))))
-        x1 = min(w - 1, int(math.ceil(max(xa, xb, xc))))
-        y0 = max(0, int(math.floor(min(ya, yb, yc))))
-        y1 = min(h - 1, int(math.ceil(max(ya, yb, yc))))
+        x0 = max(rx0, int(math.floor(min(xa, xb, xc))))
+        x1 = min(rx1, int(math.ceil(max(xa, xb, xc))))
+        y0 = max(ry0, int(math.floor(min(ya, yb, yc))))
+        y1 = min(ry1, int(math.ceil(max(ya, yb, yc))))
+        if x1 < x0 or y1 < y0:
+            continue
         za, zb, zc = Z[a], Z[b], Z[c]
         ua, va, ub, vb, uc, vc = uv[2 * a], uv[2 * a + 1], uv[2 * b], uv[2 * b + 1], uv[2 * c], uv[2 * c + 1]
         for y in range(y0, y1 + 1):
             py = y + 0.5
             for x in range(x0, x1 + 1):
+                i = y * w + x
+                if wanted is not None and i not in wanted:
+                    continue
                 px = x + 0.5
                 w0 = ((xc - xb) * (py - yb) - (px - xb) * (yc - yb)) / area
                 w1 = ((xa - xc) * (py - yc) - (px - xc) * (ya - yc)) / area
@@ -194,22 +209,23 @@ def textured(mesh, box, w, h):
                 if w0 < 0 or w1 < 0 or w2 < 0:
                     continue
                 z = w0 * za + w1 * zb + w2 * zc
-                i = y * w + x
-                if z <= depth[i]:
+                if z <= depth.get(i, -math.inf):
                     continue
                 depth[i] = z
-                cov[i] = 1
-                us[i] = w0 * ua + w1 * ub + w2 * uc
-                vs[i] = w0 * va + w1 * vb + w2 * vc
-    rgb = bytearray(3 * w * h)
-    for i in range(w * h):
-        if not cov[i]:
-            continue
-        fx = min(max(us[i] * tw - 0.5, 0.0), tw - 1.0)
-        fy = min(max(vs[i] * th - 0.5, 0.0), th - 1.0)
+                found[i] = (w0 * ua + w1 * ub + w2 * uc, w0 * va + w1 * vb + w2 * vc)
+    return found
+
+
+def _sampled(found, tw, th, ch, tex):
+    """{pixel index: (r, g, b)}: the texture sampled bilinearly at each of `found`'s UVs."""
+    out = {}
+    for i, (u, v) in found.items():
+        fx = min(max(u * tw - 0.5, 0.0), tw - 1.0)
+        fy = min(max(v * th - 0.5, 0.0), th - 1.0)
         ix, iy = int(fx), int(fy)
         jx, jy = min(ix + 1, tw - 1), min(iy + 1, th - 1)
         ax, ay = fx - ix, fy - iy
+        rgb = []
         for c in range(3):
             t00 = tex[(iy * tw + ix) * ch + c]
             t10 = tex[(iy * tw + jx) * ch + c]
@@ -217,5 +233,38 @@ def textured(mesh, box, w, h):
             t11 = tex[(jy * tw + jx) * ch + c]
             topv = t00 * (1 - ax) + t10 * ax
             botv = t01 * (1 - ax) + t11 * ax
-            rgb[3 * i + c] = int(math.floor(topv * (1 - ay) + botv * ay + 0.5))
+            rgb.append(int(math.floor(topv * (1 - ay) + botv * ay + 0.5)))
+        out[i] = tuple(rgb)
+    return out
+
+
+def textured(mesh, box, w, h):
+    """(rgb bytes, coverage) of the textured front view: the nearest surface (largest Z) at each
+    pixel centre, its texture sampled bilinearly at its UV as raster.cpp does."""
+    tw, th, ch, tex = _texture(mesh)
+    colours = _sampled(_surface(mesh, box, w, h), tw, th, ch, tex)
+    rgb = bytearray(3 * w * h)
+    cov = bytearray(w * h)
+    for i, c in colours.items():
+        cov[i] = 1
+        rgb[3 * i:3 * i + 3] = bytes(c)
     return bytes(rgb), cov
+
+
+def both_sides(mesh, box, w, h, wanted):
+    """({pixel index: (r, g, b)} from the front, the same from behind): the mesh's colours at
+    the pixel indexes (y * w + x of the w x h front view) in the set `wanted`, where a surface
+    covers them, seen from the front (the nearest surface, as textured() shows it) and from
+    behind through the same pixels (the farthest surface, smallest Z). Not mirrored: pixel
+    (x, y) from behind shows what lies behind the front view's (x, y), which is what
+    test_character.cpp's back view (the mesh turned about Y) shows at (w - 1 - x, y). Decodes
+    the texture only down to the lowest row it samples."""
+    near = _surface(mesh, box, w, h, wanted=wanted)
+    far = _surface(mesh, box, w, h, farthest=True, wanted=wanted)
+    if not far or not mesh.texture_png:
+        return {}, {}
+    tw, th, _, _ = pngio.png_size(mesh.texture_png)
+    vs = [v for _, v in near.values()] + [v for _, v in far.values()]
+    rows = min(th, max(int(min(max(v * th - 0.5, 0.0), th - 1.0)) + 2 for v in vs))
+    _, _, ch, tex = _texture(mesh, rows)
+    return _sampled(near, tw, th, ch, tex), _sampled(far, tw, th, ch, tex)

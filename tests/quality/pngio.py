@@ -65,8 +65,20 @@ def _unfilter_sub(row, bpp, n, low, high):
     return x.to_bytes(n, "big")
 
 
-def decode_png(data):
-    """(width, height, channels, pixels) of an 8-bit non-interlaced PNG given as bytes."""
+def png_size(data):
+    """(width, height, channels, None) of an 8-bit non-interlaced PNG given as bytes, from its
+    header alone."""
+    if data[:8] != _SIGNATURE or data[12:16] != b"IHDR":
+        raise ValueError("not a PNG")
+    width, height, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", data[16:29])
+    if depth != 8 or ctype not in _CHANNELS or interlace:
+        raise ValueError("only 8-bit non-interlaced grey/RGB(A) PNGs are read here")
+    return width, height, _CHANNELS[ctype], None
+
+
+def decode_png(data, rows=None):
+    """(width, height, channels, pixels) of an 8-bit non-interlaced PNG given as bytes; with
+    `rows`, the pixels of its first `rows` rows only (the height stays the picture's)."""
     if data[:8] != _SIGNATURE:
         raise ValueError("not a PNG")
     at = 8
@@ -99,9 +111,10 @@ def decode_png(data):
     low = int.from_bytes(b"\x7f" * stride, "big")
     high = int.from_bytes(b"\x80" * stride, "big")
     bpp = channels
-    out = bytearray(stride * height)
+    rows = height if rows is None else max(0, min(rows, height))
+    out = bytearray(stride * rows)
     prev = bytes(stride)
-    for y in range(height):
+    for y in range(rows):
         o = y * (stride + 1)
         f = raw[o]
         row = raw[o + 1:o + 1 + stride]
@@ -113,30 +126,30 @@ def decode_png(data):
             cur = _add_bytes(row, prev, stride, low, high)
         elif f == 3:
             c = bytearray(row)
-            for i in range(stride):
-                left = c[i - bpp] if i >= bpp else 0
-                c[i] = (c[i] + ((left + prev[i]) >> 1)) & 255
+            for i in range(bpp):
+                c[i] = (c[i] + (prev[i] >> 1)) & 255
+            for i in range(bpp, stride):
+                c[i] = (c[i] + ((c[i - bpp] + prev[i]) >> 1)) & 255
             cur = bytes(c)
         elif f == 4:
             c = bytearray(row)
-            for i in range(stride):
-                if i >= bpp:
-                    a = c[i - bpp]
-                    cc = prev[i - bpp]
-                else:
-                    a = cc = 0
+            for i in range(bpp):
+                c[i] = (c[i] + prev[i]) & 255
+            for i in range(bpp, stride):
+                # Paeth: of left a, up b and up-left cc, the one nearest a + b - cc.
+                a = c[i - bpp]
                 b = prev[i]
-                p = a + b - cc
-                pa = abs(p - a)
-                pb = abs(p - b)
-                pc = abs(p - cc)
-                if pa <= pb and pa <= pc:
-                    pr = a
-                elif pb <= pc:
-                    pr = b
-                else:
-                    pr = cc
-                c[i] = (c[i] + pr) & 255
+                cc = prev[i - bpp]
+                pa = b - cc
+                pb = a - cc
+                pc = pa + pb
+                if pa < 0:
+                    pa = -pa
+                if pb < 0:
+                    pb = -pb
+                if pc < 0:
+                    pc = -pc
+                c[i] = (c[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else cc)) & 255
             cur = bytes(c)
         else:
             raise ValueError("bad filter type %d in row %d" % (f, y))

@@ -18,7 +18,10 @@ saves what the run found; it changes nothing). Then, per scene:
   as the C++ test does;
 - shadow kept: the share of the visible ground shadow's pixels the front view covers;
 - parts dropped: true parts apart from the body, larger than 0.2 % of the subject, that the
-  front view covers less than half of.
+  front view covers less than half of;
+- the back (backview.py; unless --no-back): the face and emblems must not be repeated on the
+  back, and the parts apart must keep their colours from behind. A scene's back is faulty when
+  a feature is repeated or a part lost.
 
 The cut-out is a crop (the subject's bounding box with a margin of max(4, 3 % of its longer
 side), engine/pipelines/character/subject.cpp); where it was cut from is found by matching its
@@ -48,27 +51,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
+import backview  # noqa: E402
+import floor as floors  # noqa: E402
 import frontview  # noqa: E402
 import pngio  # noqa: E402
 import scenes  # noqa: E402
-
-GOAL_IOU = 0.97
-APART_SHARE = 0.002  # parts apart from the body larger than this share of the subject must stay
-SHADOW_KEPT = 0.25  # a ground shadow is kept when the front view covers more than this share of it
-# A floor (--floor) lets a scene's front IoU fall this much below what it recorded: the same
-# binary gives the same figures, but LibTorch's threads may sum a convolution in another order.
-FLOOR_SLACK = 0.01
-
-
-def share_at_goal(results):
-    """The share of `results` whose front IoU reaches GOAL_IOU, 0..1."""
-    return sum(1 for r in results if r["front_iou"] >= GOAL_IOU) / max(1, len(results))
-
-
-def shadow_kept(r):
-    """True when the front view kept the scene's ground shadow."""
-    return r.get("shadow_kept", 0) > SHADOW_KEPT
-
+from measures import APART_SHARE, GOAL_IOU, back_faults, share_at_goal, shadow_kept  # noqa: E402
 
 # ----------------------------------------------------------------------------------------
 # where the cut-out came from
@@ -181,7 +169,7 @@ def erode(mask, w, h, r):
     return out
 
 
-def judge(seed, work, stageload, weights, psnr, timeout, keep=False):
+def judge(seed, work, stageload, weights, psnr, timeout, keep=False, back=True):
     t0 = time.time()
     sc, cv, data, ext, side = scenes.make(seed)
     gen_s = time.time() - t0
@@ -294,16 +282,16 @@ def judge(seed, work, stageload, weights, psnr, timeout, keep=False):
     if shadow:
         r["shadow_kept"] = round(sum(front[i] for i in shadow) / len(shadow), 4)
     dropped = []
-    comps = sorted(scenes.components(cv.mask, w, h, 255, diagonal=True), key=lambda c: -c["area"])
-    area = sum(c["area"] for c in comps)
-    for comp in comps[1:]:
-        if comp["area"] <= APART_SHARE * area:
-            continue
-        kept = sum(front[y * w + x0:y * w + x1].count(1) for y, x0, x1 in comp["runs"])
-        if kept < 0.5 * comp["area"]:
-            owners = [cv.owner[y * w + x0] for y, x0, _ in comp["runs"]]
-            dropped.append(sc.builder.owners.get(max(set(owners), key=owners.count), "body"))
+    for part in scenes.parts_apart(sc, cv, APART_SHARE):
+        kept = sum(front[y * w + x0:y * w + x1].count(1) for y, x0, x1 in part["runs"])
+        if kept < 0.5 * part["area"]:
+            dropped.append(part["what"])
     r["apart_dropped"] = dropped
+
+    # the back: no face or emblem repeated, the parts apart kept
+    if back and mesh.texture_png:
+        r.update(backview.judge_back(sc, cv, backview.feature_places(sc, cv), mesh, box, (ox, oy, iw, ih), front,
+                                     APART_SHARE))
     return r
 
 
@@ -328,6 +316,8 @@ def table(results):
             "shadow": sum(1 for r in sh if shadow_kept(r)),
             "nshadow": len(sh),
             "dropped": sum(len(r.get("apart_dropped", [])) for r in rs),
+            "back": sum(1 for r in rs if back_faults(r)),
+            "nback": sum(1 for r in rs if r.get("features_judged") or r.get("apart_judged")),
             "errors": sum(1 for r in rs if "error" in r),
         })
     return rows
@@ -335,20 +325,22 @@ def table(results):
 
 def markdown(rows, title):
     psnr = any(r["psnr"] for r in rows)
-    head = "| kind | scenes | mask IoU | front IoU | front IoU ≥ %.2f |%s shadow kept | parts dropped | failed runs |" % (
-        GOAL_IOU, " PSNR dB |" if psnr else "")
+    head = ("| kind | scenes | mask IoU | front IoU | front IoU ≥ %.2f |%s shadow kept | parts dropped | back faulty "
+            "| failed runs |" % (GOAL_IOU, " PSNR dB |" if psnr else ""))
     lines = ["### " + title, "", head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         p = (" %.1f |" % (sum(r["psnr"]) / len(r["psnr"])) if r["psnr"] else " – |") if psnr else ""
-        lines.append("| %s | %d | %.3f | %.3f | %.0f %% |%s %s | %d | %d |" % (
+        lines.append("| %s | %d | %.3f | %.3f | %.0f %% |%s %s | %d | %s | %d |" % (
             r["kind"], r["n"], r["mask"], r["front"], 100 * r["ok"], p,
-            "%d of %d" % (r["shadow"], r["nshadow"]) if r["nshadow"] else "–", r["dropped"], r["errors"]))
+            "%d of %d" % (r["shadow"], r["nshadow"]) if r["nshadow"] else "–", r["dropped"],
+            "%d of %d" % (r["back"], r["nback"]) if r["nback"] else "–", r["errors"]))
     return "\n".join(lines) + "\n"
 
 
 def goals(results, rows):
     """What falls short of issue 31's goals: front IoU >= 0.97 on 95 % of the scenes and on 90 %
-    of every kind, no ground shadow kept, nothing apart larger than 0.2 % dropped, no failed run."""
+    of every kind, no ground shadow kept, nothing apart larger than 0.2 % dropped, no feature
+    repeated on the back and no part apart lost from behind, no failed run."""
     short = []
     everything = rows[0] if rows and rows[0]["kind"] == "all" else None
     if everything and everything["ok"] < 0.95:
@@ -362,6 +354,13 @@ def goals(results, rows):
     dropped = ["%s (%s)" % (scenes.scene_name(r["seed"]), ", ".join(r["apart_dropped"])) for r in results if r.get("apart_dropped")]
     if dropped:
         short.append("parts apart dropped in %s" % ", ".join(dropped))
+    repeated = ["%s (%s)" % (scenes.scene_name(r["seed"]), ", ".join(r["features_repeated"])) for r in results
+                if r.get("features_repeated")]
+    if repeated:
+        short.append("features repeated on the back in %s" % ", ".join(repeated))
+    lost = ["%s (%s)" % (scenes.scene_name(r["seed"]), ", ".join(r["apart_lost"])) for r in results if r.get("apart_lost")]
+    if lost:
+        short.append("parts apart lost from behind in %s" % ", ".join(lost))
     failed = [scenes.scene_name(r["seed"]) for r in results if "error" in r]
     if failed:
         short.append("failed runs: %s" % ", ".join(failed))
@@ -374,83 +373,6 @@ def sources(results):
         s = r.get("source", "failed")
         out.setdefault(s, []).append(r["front_iou"])
     return ", ".join("%s %d (front IoU %.3f)" % (k, len(v), sum(v) / len(v)) for k, v in sorted(out.items()))
-
-
-# ----------------------------------------------------------------------------------------
-# the floor: what the pipeline reached, so that it does not slip back while the goals are open
-
-
-def floor_of(results, seeds_text):
-    """What `results` reached, per scene: the floor a later run must not fall below."""
-    return {
-        "seeds": seeds_text,
-        "share_at_goal": round(share_at_goal(results), 4),
-        "scenes": {
-            str(r["seed"]): {
-                "front_iou": r["front_iou"],
-                "shadow_kept": shadow_kept(r),
-                "apart_dropped": len(r.get("apart_dropped", [])),
-            }
-            for r in sorted(results, key=lambda r: r["seed"])
-        },
-    }
-
-
-def below_floor(results, floor):
-    """Where `results` fall below `floor` (floor_of): a scene's front IoU more than FLOOR_SLACK
-    under its own, a shadow kept or a part dropped that was not, a run that failed, a smaller
-    share of scenes at the goal, or a scene the floor does not know."""
-    short = []
-    scenes_floor = floor["scenes"]
-    for r in results:
-        name = scenes.scene_name(r["seed"])
-        f = scenes_floor.get(str(r["seed"]))
-        if f is None:
-            short.append("%s: not in the floor (write it again with --write-floor)" % name)
-            continue
-        if "error" in r:
-            short.append("%s: the run failed: %s" % (name, r["error"]))
-        elif r["front_iou"] < f["front_iou"] - FLOOR_SLACK:
-            short.append("%s: front IoU %.3f, was %.3f" % (name, r["front_iou"], f["front_iou"]))
-        if shadow_kept(r) and not f["shadow_kept"]:
-            short.append("%s: the ground shadow is kept now" % name)
-        if len(r.get("apart_dropped", [])) > f["apart_dropped"]:
-            short.append("%s: %d parts apart dropped, was %d" % (name, len(r["apart_dropped"]), f["apart_dropped"]))
-    share = share_at_goal(results)
-    if len(results) == len(scenes_floor) and share < floor["share_at_goal"] - 0.01:
-        short.append("front IoU >= %.2f on %.1f %% of the scenes, was %.1f %%" % (
-            GOAL_IOU, 100 * share, 100 * floor["share_at_goal"]))
-    return short
-
-
-def above_floor(results, floor):
-    """The scenes whose front IoU is now more than FLOOR_SLACK above `floor`'s: the floor may be
-    raised (--write-floor)."""
-    return [r for r in results
-            if str(r["seed"]) in floor["scenes"] and "error" not in r
-            and r["front_iou"] > floor["scenes"][str(r["seed"])]["front_iou"] + FLOOR_SLACK]
-
-
-def read_floor(path):
-    """The floor write_floor wrote to `path`; ValueError (or OSError) naming what is wrong."""
-    with open(path) as f:
-        floor = json.load(f)
-    if not isinstance(floor, dict) or not isinstance(floor.get("scenes"), dict) or "share_at_goal" not in floor:
-        raise ValueError("no scenes or share_at_goal in it")
-    return floor
-
-
-def write_floor(path, floor):
-    """`floor` (floor_of) as JSON, a scene a line, written to a temporary file and renamed."""
-    lines = ['{"seeds": %s, "share_at_goal": %s, "scenes": {' % (json.dumps(floor["seeds"]), json.dumps(floor["share_at_goal"]))]
-    items = sorted(floor["scenes"].items(), key=lambda kv: int(kv[0]))
-    for i, (seed, f) in enumerate(items):
-        lines.append("  %s: %s%s" % (json.dumps(seed), json.dumps(f, sort_keys=True), "," if i + 1 < len(items) else ""))
-    lines.append("}}")
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    os.replace(tmp, path)
 
 
 def default_weights():
@@ -475,22 +397,28 @@ def main(argv=None):
     ap.add_argument("--weights", help="folder of installed weights (default: stageload's own, else build/weights)")
     ap.add_argument("--no-psnr", dest="psnr", action="store_false",
                     help="skip the texture's PSNR (saves about 2 s a scene: the 2048² texture is decoded in Python)")
+    ap.add_argument("--no-back", dest="back", action="store_false",
+                    help="skip judging the back (saves about 1 s a scene: the texture is decoded in Python)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per run")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless issue 31's goals hold (front IoU >= 0.97 on 95 %% of the scenes and 90 %% "
-                         "of every kind, no shadow kept, nothing apart > 0.2 %% dropped, no failed run)")
+                         "of every kind, no shadow kept, nothing apart > 0.2 %% dropped, no feature repeated on the "
+                         "back, no part apart lost from behind, no failed run)")
     ap.add_argument("--floor", help="exit 1 where a scene falls below what this file (--write-floor) recorded: "
-                    "front IoU more than %.2f lower, a shadow kept or a part dropped that was not, a failed run" % FLOOR_SLACK)
+                    "front IoU more than %.2f lower, a shadow kept, more parts dropped, features repeated on the back "
+                    "or parts lost from behind than it was, a failed run" % floors.FLOOR_SLACK)
     ap.add_argument("--write-floor", help="record what these scenes reached as the floor, in this file (not when "
                     "they fell below --floor)")
     args = ap.parse_args(argv)
     if not os.access(args.stageload, os.X_OK):
         ap.error("%s: no stageload there; build it (cmake --build build --target stageload) or give --stageload" % args.stageload)
+    if args.write_floor and not args.back:
+        ap.error("--write-floor records the back's faults too: it cannot be written with --no-back")
     seeds = scenes.parse_seeds(args.seeds)
     floor = None
     if args.floor:
         try:
-            floor = read_floor(args.floor)
+            floor = floors.read_floor(args.floor)
         except (OSError, ValueError) as e:
             ap.error("%s: not a floor that --write-floor wrote (%s)" % (args.floor, e))
     weights = args.weights or default_weights()
@@ -501,13 +429,14 @@ def main(argv=None):
     try:
         if args.jobs > 1:
             with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
-                futures = [pool.submit(judge, s, work, args.stageload, weights, args.psnr, args.timeout, bool(args.keep)) for s in seeds]
+                futures = [pool.submit(judge, s, work, args.stageload, weights, args.psnr, args.timeout, bool(args.keep),
+                                       args.back) for s in seeds]
                 for f in futures:
                     results.append(f.result())
                     _progress(results[-1])
         else:
             for s in seeds:
-                results.append(judge(s, work, args.stageload, weights, args.psnr, args.timeout, bool(args.keep)))
+                results.append(judge(s, work, args.stageload, weights, args.psnr, args.timeout, bool(args.keep), args.back))
                 _progress(results[-1])
     finally:
         if args.keep:
@@ -530,20 +459,20 @@ def main(argv=None):
     print("%d scenes in %.1f s" % (len(results), time.time() - t0), file=sys.stderr)
     status = 0
     if floor is not None:
-        short = below_floor(results, floor)
+        short = floors.below_floor(results, floor)
         for line in short:
             print("below the floor: " + line, file=sys.stderr)
         status = 1 if short else status
-        better = above_floor(results, floor)
+        better = floors.above_floor(results, floor)
         if better and not args.write_floor:
-            print("%d scenes are above the floor by more than %.2f: raise it with --write-floor %s" % (
-                len(better), FLOOR_SLACK, args.floor), file=sys.stderr)
+            print("%d scenes are above the floor (front IoU by more than %.2f, or fewer faults): raise it with "
+                  "--write-floor %s" % (len(better), floors.FLOOR_SLACK, args.floor), file=sys.stderr)
     if args.write_floor:
         if status:
             # Written now, the floor would hide what fell.
             print("%s: not written, the scenes above fell below the floor" % args.write_floor, file=sys.stderr)
         else:
-            write_floor(args.write_floor, floor_of(results, args.seeds))
+            floors.write_floor(args.write_floor, floors.floor_of(results, args.seeds))
             print("%s: the floor of these %d scenes" % (args.write_floor, len(results)), file=sys.stderr)
     if args.check:
         short = goals(results, rows)
@@ -557,6 +486,10 @@ def _progress(r):
     extra = ""
     if "error" in r:
         extra = " ERROR " + r["error"]
+    if r.get("features_repeated"):
+        extra += " back repeats " + ", ".join(r["features_repeated"])
+    if r.get("apart_lost"):
+        extra += " back loses " + ", ".join(r["apart_lost"])
     print("%s %-9s mask %.3f front %.3f%s%s  (%s)" % (
         scenes.scene_name(r["seed"]), r.get("source", "-"), r["mask_iou"], r["front_iou"],
         " psnr %.1f" % r["psnr"] if "psnr" in r else "", extra, " ".join(r["kinds"][1:])), flush=True)

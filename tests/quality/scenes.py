@@ -51,6 +51,9 @@ TUNING_SEEDS = range(0, 200)
 # changing the pipeline, and never tune on them: then they would be tuning seeds too.
 HELD_OUT_SEEDS = range(100000, 100200)
 
+# Canvas.top's tag of an outline; a part's tag is its place in Builder.parts, from 1.
+OUTLINE_TAG = 0xFFFF
+
 # Every kind a sidecar can list, in table order.
 KINDS = [
     "all", "bg-white", "bg-flat", "bg-gradient", "bg-noise", "bg-blobs", "bg-photo", "bg-transparent",
@@ -269,8 +272,9 @@ class Scene:
             b.add("floating-head", [ellipse(cx, cy, r, r * rng.uniform(0.9, 1.1))], pal[2] if rng.random() < 0.5 else (235, 235, 225),
                   owner=o)
             for side in (-1, 1):
-                b.add("floating-head", [ellipse(cx + side * r * 0.35, cy, r * 0.16, r * 0.22)], pal[5], owner=o, outline=False,
-                      textured_ok=False)
+                eye = b.add("floating-head", [ellipse(cx + side * r * 0.35, cy, r * 0.16, r * 0.22)], pal[5], owner=o,
+                            outline=False, textured_ok=False)
+                eye.feature = True
         elif what == "chain":
             n = rng.randint(3, 9)
             linked = rng.random() < 0.3
@@ -294,7 +298,8 @@ class Scene:
     # ------------------------------------------------------------------------------------
 
     def render(self, effects=True, items=True):
-        """The upright picture as a Canvas (rgb, alpha, mask, owner, fx)."""
+        """The upright picture as a Canvas (rgb, alpha, mask, owner, fx; top: the tag of the part
+        on top, its place in builder.parts from 1, or OUTLINE_TAG)."""
         rng = random.Random(self.bg_seed)
         w, h = self.width, self.height
         cv = Canvas(w, h, self.bg == "transparent")
@@ -308,7 +313,7 @@ class Scene:
                 background(rng, self.bg_under, w, h, cv)
         s, tx, ty = self.scale, self.tx, self.ty
         near_done = False
-        for p in self.builder.parts:
+        for tag, p in enumerate(self.builder.parts, 1):
             if p.effect or p.hard:
                 if not effects:
                     continue
@@ -342,7 +347,7 @@ class Scene:
                                 grown.append(o)
                         else:
                             grown.append(raster.offset(c, self.outline_px))
-                    cv.paint(grown, Flat(self.outline_colour), p.opacity, p.owner)
+                    cv.paint(grown, Flat(self.outline_colour), p.opacity, p.owner, tag=OUTLINE_TAG)
             fill = p.fill
             colour = fill[1]
             if self.near_bg and bgc is not None and p.what == self.near_bg_part and self.bg in ("white", "flat", "gradient"):
@@ -357,7 +362,7 @@ class Scene:
             else:
                 f = Tile(random.Random(fill[5]), colour, fill[2], fill[4] * max(1.0, s / 4), fill[3])
             for g in groups:
-                cv.paint([c for _, c in g], f, p.opacity, p.owner)
+                cv.paint([c for _, c in g], f, p.opacity, p.owner, tag=tag)
         self.near_bg_used = near_done
         cv.finish()
         return cv
@@ -505,6 +510,23 @@ def components(mask, w, h, value, diagonal=False):
         if y == 0 or y == h - 1 or x0 == 0 or x1 == w:
             g["border"] = True
     return list(groups.values())
+
+
+def parts_apart(sc, cv, share):
+    """The true parts apart from the body larger than `share` of the subject: the mask's
+    8-connected pieces but the largest, each {"what" (what most of it was drawn as), "area",
+    "runs"}."""
+    w, h = cv.w, cv.h
+    comps = sorted(components(cv.mask, w, h, 255, diagonal=True), key=lambda c: -c["area"])
+    area = sum(c["area"] for c in comps)
+    out = []
+    for comp in comps[1:]:
+        if comp["area"] <= share * area:
+            continue
+        owners = [cv.owner[y * w + x0] for y, x0, _ in comp["runs"]]
+        out.append({"what": sc.builder.owners.get(max(set(owners), key=owners.count), "body"), "area": comp["area"],
+                    "runs": comp["runs"]})
+    return out
 
 
 # ----------------------------------------------------------------------------------------
