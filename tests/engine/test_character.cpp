@@ -19,6 +19,7 @@
 #include "engine/api/failure.h"
 #include "engine/media/image.h"
 #include "engine/media/mesh_files.h"
+#include "engine/pipelines/character/back_paint.h"
 #include "engine/pipelines/character/character_job.h"
 #include "engine/pipelines/character/character_run.h"
 #include "engine/pipelines/character/detached_parts.h"
@@ -549,9 +550,10 @@ private slots:
             return skin;
         };
         const QVector<double> knight{255, 217, 189}, cream{251, 233, 207};
-        // Measured: the mushroom 52 before (its blush kept whole), 24 now (one blush lay on the
-        // body's lilac shading, which the fill follows); the knight with parts 32, then 19 (the
-        // blush next to the silhouette kept), 5 now.
+        // Measured: the mushroom 52 before (its blush kept whole), 24 (one blush lay on the body's
+        // lilac shading, which the fill follows), 28 since the painter's enclosed details and
+        // edge span (back_paint.cpp, paint::kSpan); the knight with parts 32, then 19 (the blush
+        // next to the silhouette kept), 5 now.
         QTest::newRow("mushroom") << "creature_alpha.png" << cream << over(cream, 0.45) << 32.0;
         QTest::newRow("knight with parts") << "knight_parts_alpha.png" << knight << over(knight, 0.45) << 12.0;
     }
@@ -747,6 +749,53 @@ private slots:
         QCOMPARE(mask[60][190 + 15].item<float>(), 0.0f);  // its glow, at 5 px out
         QCOMPARE(mask[60 + 20][190].item<float>(), 0.0f);
         QCOMPARE(mask[5][5].item<float>(), 0.0f);
+    }
+
+    // The back paints over what one solid colour region encloses, whatever its share of the
+    // figure: a slime's large eye, and an eye's white with its pupil (each over the 1.5 % a
+    // feature had to stay under before), get the body's colour. Kept: a part at the silhouette's
+    // edge (a ball), a part only its thin outline encloses (an arm), and a ring around background
+    // seen through the figure (a shield with a hole).
+    void theBackPaintsOverWhatOneRegionEncloses() {
+        constexpr std::int64_t H = 256, W = 256;
+        const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
+        const auto xs = torch::arange(W, torch::kFloat32).view({1, W}).expand({H, W});
+        const auto disc = [&](double cx, double cy, double r) { return ((xs - cx).pow(2) + (ys - cy).pow(2)).sqrt() < r; };
+        auto rgb = torch::ones({3, H, W});
+        const auto paint = [&](const torch::Tensor& where, std::array<float, 3> c) {
+            for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(where, c[k]);
+        };
+        const std::array<float, 3> body{0.3f, 0.7f, 0.4f}, dark{0.1f, 0.1f, 0.15f}, red{0.9f, 0.2f, 0.2f},
+            blue{0.2f, 0.3f, 0.9f}, yellow{0.95f, 0.85f, 0.2f};
+        const auto arm = (xs >= 10) & (xs < 70) & (ys >= 150) & (ys < 170);
+        const auto armInside = (xs >= 13) & (xs < 67) & (ys >= 153) & (ys < 167);
+        auto subject = disc(128, 128, 100) | disc(128, 30, 14) | arm;
+        paint(disc(128, 128, 100), body);
+        paint(disc(95, 100, 16), dark);                              // an eye: 804 px, 2.4 %
+        paint(disc(160, 100, 17), {0.97f, 0.97f, 0.97f});            // an eye's white...
+        paint(disc(160, 104, 8), dark);                              // ... and its pupil
+        paint(disc(128, 30, 14), blue);                              // a ball at the edge
+        paint(arm, dark);                                            // an arm, outlined
+        paint(armInside, red);
+        paint(disc(150, 190, 20), yellow);                           // a shield...
+        paint(disc(150, 190, 8), {1.0f, 1.0f, 1.0f});                // ... with a hole
+        subject = subject & ~disc(150, 190, 8);
+        const auto back = paintOverFeatures(rgb, subject.to(torch::kFloat32));
+        const auto colourAt = [&](std::int64_t x, std::int64_t y) {
+            return std::array<float, 3>{back[0][y][x].item<float>(), back[1][y][x].item<float>(),
+                                        back[2][y][x].item<float>()};
+        };
+        const auto near = [](std::array<float, 3> a, std::array<float, 3> b) {
+            return std::abs(a[0] - b[0]) < 0.05f && std::abs(a[1] - b[1]) < 0.05f && std::abs(a[2] - b[2]) < 0.05f;
+        };
+        QVERIFY(near(colourAt(95, 100), body));   // the eye
+        QVERIFY(near(colourAt(160, 104), body));  // the pupil
+        QVERIFY(near(colourAt(160, 90), body));   // the eye's white
+        QVERIFY(near(colourAt(128, 22), blue));   // the ball, inside and outside the body
+        QVERIFY(near(colourAt(128, 34), blue));
+        QVERIFY(near(colourAt(40, 160), red));    // the arm, inside its outline
+        QVERIFY(near(colourAt(150, 175), yellow));  // the shield's ring
+        QVERIFY(near(colourAt(200, 128), body));  // the body itself
     }
 
     // The classical cut-out on a drawn figure: a light part its outline encloses is subject, a

@@ -10,15 +10,16 @@ A feature is a connected piece of what the picture shows of its eyes, pupils, mo
 emblems (figures.FEATURES, a floating head's eyes). Seen from behind through the same pixels
 (frontview.both_sides), it must have the colour of its host (the head or torso it is drawn on)
 around it there: its **ghost** is the mean distance of the back's colours at the feature's
-pixels from the back's mean colour over a ring of the host around it, divided by the same seen
-from the front (the feature's own contrast). 0: no trace; 1: the front repeated. A feature is
-repeated when its ghost exceeds GHOST_LIMIT.
+pixels from the back's colour at the nearest pixels of a ring of the host around it, divided by
+the same seen from the front (the feature's own contrast). 0: no trace; 1: the front repeated.
+A feature is repeated when its ghost exceeds GHOST_LIMIT.
 
 A part apart from the body (more than 0.2 % of the subject: an orb, a weapon, a chain) is lost
 from behind when less than KEEP_SHARE of its pixels (off its outline) have from behind the
 colour they have from the front.
 """
 
+import heapq
 import math
 
 import frontview
@@ -32,6 +33,8 @@ GHOST_LIMIT = 0.4
 MIN_CONTRAST = 30.0
 MIN_FEATURE = 3  # pixels of a feature the back must cover to judge it
 MIN_RING = 8  # pixels of its host's ring
+NEAR_RING = 4  # each feature pixel is compared with this many nearest pixels of the ring...
+MAX_RING = 300  # ... of at most this many (spread evenly over the ring)
 # A part apart from the body is lost from behind when less than this share of it has, from
 # behind, the colour it has from the front (within KEEP_DISTANCE, as the C++ test counts).
 KEEP_SHARE = 0.7
@@ -120,15 +123,18 @@ def _mean(colours):
     return tuple(sum(c[k] for c in colours) / n for k in range(3))
 
 
-def ghost(front_feature, front_ring, back_feature, back_ring):
-    """(ghost, front contrast): how much of a feature's contrast against its host's ring (the
-    mean distance of its colours from the ring's mean) the back keeps, as a share of the
-    front's; colours as (r, g, b) lists."""
-    plain_front = _mean(front_ring)
-    contrast = sum(distance(c, plain_front) for c in front_feature) / len(front_feature)
-    plain_back = _mean(back_ring)
-    left = sum(distance(c, plain_back) for c in back_feature) / len(back_feature)
-    return left / max(contrast, 1e-9), contrast
+def ghost(feature, ring, near=NEAR_RING):
+    """(ghost, front contrast): how much of a feature's contrast against its host the back keeps,
+    as a share of the front's. `feature` and `ring` are lists of ((x, y), front rgb, back rgb);
+    each feature pixel is compared, on each side, with the mean of its `near` nearest ring
+    pixels, so that a feature on a two-tone host (cel shading, a split shield) painted over by
+    each tone is no ghost. The contrast is the mean distance per pixel from the front."""
+    contrast = left = 0.0
+    for (x, y), f, b in feature:
+        nearest = heapq.nsmallest(near, ring, key=lambda r: (r[0][0] - x) ** 2 + (r[0][1] - y) ** 2)
+        contrast += distance(f, _mean([r[1] for r in nearest]))
+        left += distance(b, _mean([r[2] for r in nearest]))
+    return left / max(contrast, 1e-9), contrast / max(1, len(feature))
 
 
 def judge_back(sc, cv, places, mesh, box, view, front, apart_share):
@@ -161,23 +167,22 @@ def judge_back(sc, cv, places, mesh, box, view, front, apart_share):
                 wanted.add(v)
     from_front, from_behind = frontview.both_sides(mesh, box, iw, ih, wanted)
 
-    def split(pixels):
-        """The colours from the front and from behind at `pixels`, where both views cover."""
-        front_c, back_c = [], []
+    def seen(pixels):
+        """((x, y), colour from the front, from behind) at `pixels`, where both views cover."""
+        out = []
         for i in pixels:
             v = to_view(i)
             if v is not None and v in from_front and v in from_behind:
-                front_c.append(from_front[v])
-                back_c.append(from_behind[v])
-        return front_c, back_c
+                out.append(((i % w, i // w), from_front[v], from_behind[v]))
+        return out
 
     out = {"features_judged": 0, "features_repeated": [], "ghost_max": 0.0, "apart_judged": 0, "apart_lost": []}
     for p in places:
-        ff, bf = split(p["pixels"])
-        fr, br = split(p["ring"])
-        if len(ff) < MIN_FEATURE or len(fr) < MIN_RING:
+        feature = seen(p["pixels"])
+        ring = seen(p["ring"])
+        if len(feature) < MIN_FEATURE or len(ring) < MIN_RING:
             continue
-        g, contrast = ghost(ff, fr, bf, br)
+        g, contrast = ghost(feature, ring[::max(1, len(ring) // MAX_RING)])
         if contrast < MIN_CONTRAST:
             continue
         out["features_judged"] += 1
@@ -185,11 +190,11 @@ def judge_back(sc, cv, places, mesh, box, view, front, apart_share):
         if g > GHOST_LIMIT:
             out["features_repeated"].append(p["what"])
     for what, core in apart:
-        ff, bf = split(core)
-        if len(ff) < MIN_FEATURE:
+        both = seen(core)
+        if len(both) < MIN_FEATURE:
             continue
         out["apart_judged"] += 1
-        kept = sum(1 for f, b in zip(ff, bf) if distance(f, b) < KEEP_DISTANCE)
-        if kept < KEEP_SHARE * len(ff):
+        kept = sum(1 for _, f, b in both if distance(f, b) < KEEP_DISTANCE)
+        if kept < KEEP_SHARE * len(both):
             out["apart_lost"].append(what)
     return out

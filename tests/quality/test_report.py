@@ -161,18 +161,31 @@ class TestBack(unittest.TestCase):
 
     def test_ghost_is_the_share_of_the_contrast_left(self):
         skin, iris = (250, 220, 190), (40, 40, 60)
-        ring = [skin] * 20
-        feature = [iris] * 6
-        repeated, contrast = backview.ghost(feature, ring, feature, ring)
+        # A 2 x 2 feature at x 10..11 and a ring round it, at x 4..5 and 16..17 (six rows): each
+        # pixel's four nearest ring pixels lie on its own side.
+        at = [(x, y) for y in (2, 3) for x in (10, 11)]
+        around = [(x, y) for y in range(6) for x in (4, 5, 16, 17)]
+
+        def ghost(back_feature):
+            return backview.ghost([(p, iris, back_feature) for p in at], [(p, skin, skin) for p in around])
+
+        repeated, contrast = ghost(iris)
         self.assertAlmostEqual(repeated, 1.0)
         self.assertAlmostEqual(contrast, backview.distance(iris, skin))
-        painted, _ = backview.ghost(feature, ring, [skin] * 6, ring)
-        self.assertAlmostEqual(painted, 0.0)
+        self.assertAlmostEqual(ghost(skin)[0], 0.0)
         # Half-way between: half the contrast left, above the limit; a faint trace is below it.
         half = tuple((a + b) / 2 for a, b in zip(iris, skin))
-        self.assertAlmostEqual(backview.ghost(feature, ring, [half] * 6, ring)[0], 0.5)
+        self.assertAlmostEqual(ghost(half)[0], 0.5)
         faint = tuple(a * 0.1 + b * 0.9 for a, b in zip(iris, skin))
-        self.assertLess(backview.ghost(feature, ring, [faint] * 6, ring)[0], backview.GHOST_LIMIT)
+        self.assertLess(ghost(faint)[0], backview.GHOST_LIMIT)
+        # On a two-tone host (cel shading, a split shield), each half of the feature painted over
+        # by its own side's tone is no ghost, and the feature repeated is one.
+        tan, pink = (200, 160, 100), (240, 220, 215)
+        ring = [(p, tan if p[0] < 10 else pink, tan if p[0] < 10 else pink) for p in around]
+        split = [(p, iris, tan if p[0] == 10 else pink) for p in at]
+        self.assertGreater(backview.ghost(split, ring)[1], backview.MIN_CONTRAST)
+        self.assertAlmostEqual(backview.ghost(split, ring)[0], 0.0)
+        self.assertAlmostEqual(backview.ghost([(p, iris, iris) for p in at], ring)[0], 1.0)
 
     def test_features_are_found_on_their_hosts(self):
         found = 0

@@ -22,8 +22,9 @@ using paint::Grid;
 using paint::toMask;
 using paint::toTensor;
 
-// Regions are found at one working size whatever the atlas size: upscaled, an edge spreads over
-// more pixels in smaller steps and would join what it separates.
+// Regions are found at one working size whatever the atlas size, and no finer than the picture
+// (paintOverFeatures' source): upscaled, an edge spreads over more pixels in smaller steps and
+// would join what it separates.
 constexpr double kWorkLong = 512.0;
 // Regions under this share of the subject are features the back does not repeat: on the knight
 // the eyes, mouth and emblems go, the hair, arms and plume stay...
@@ -33,6 +34,15 @@ constexpr double kFeatureDepth = 0.02;
 // Pixels next to a feature are mixed with it (anti-aliasing); the fill takes its colours this far
 // (working pixels) from any feature.
 constexpr std::int64_t kCleanMargin = 2;
+// A detail one colour region encloses is a front detail whatever its share of the figure (a
+// slime's large eyes, an emblem on a chest) when it is at most this share of that region...
+constexpr double kEnclosedShare = 0.3;
+// ... and the region lies round it: at least this share of the pixels beyond the detail's mixed
+// edge (kCleanMargin) and as far again as a feature lies inside the silhouette (kFeatureDepth)
+// belong to the region. An outline encloses every part it outlines, but only as far as its
+// width: beyond it lie the background and the other parts, so a hand or an antenna's ball stays.
+// (An eye near the side of a head has the head on most sides of it.)
+constexpr double kLapShare = 0.6;
 
 // The subject with its holes filled: a highlight the cut-out left out is inside the figure.
 std::vector<char> silhouette(const std::vector<char>& in, const Grid& g) {
@@ -49,6 +59,84 @@ std::vector<char> deepInside(const std::vector<char>& sil, const Grid& g, std::i
     const auto eroded =
         -F::max_pool2d(-s, F::MaxPool2dFuncOptions(2 * depth + 1).stride(1).padding(depth));
     return toMask(eroded.view({g.h, g.w}).gt(0.5f));
+}
+
+// Whether region `host` lies round the pixels `hole`: kLapShare of those over kCleanMargin and at
+// most kCleanMargin + `reach` from it (Chebyshev) belong to it; beyond the grid counts as not.
+bool lapped(const std::vector<std::int64_t>& hole, std::int32_t host, const Regions& regions, const Grid& g,
+            std::int64_t reach) {
+    const auto k = kCleanMargin + reach;
+    std::int64_t x0 = g.w, y0 = g.h, x1 = -1, y1 = -1;
+    for (const auto p : hole) {
+        x0 = std::min(x0, p % g.w), x1 = std::max(x1, p % g.w);
+        y0 = std::min(y0, p / g.w), y1 = std::max(y1, p / g.w);
+    }
+    // Chebyshev distances from the hole, breadth first, in its box grown by k.
+    const Grid box{y1 - y0 + 1 + 2 * k, x1 - x0 + 1 + 2 * k};
+    std::vector<std::int64_t> dist(static_cast<std::size_t>(box.size()), -1), queue;
+    for (const auto p : hole) {
+        const auto q = (p / g.w - y0 + k) * box.w + p % g.w - x0 + k;
+        dist[q] = 0, queue.push_back(q);
+    }
+    std::int64_t ring = 0, onHost = 0;
+    for (std::size_t at = 0; at < queue.size(); ++at) {
+        const auto q = queue[at];
+        if (dist[q] == k) continue;
+        const auto qy = q / box.w, qx = q % box.w;
+        for (std::int64_t dy = -1; dy <= 1; ++dy)
+            for (std::int64_t dx = -1; dx <= 1; ++dx) {
+                const auto ny = qy + dy, nx = qx + dx;
+                if (ny < 0 || nx < 0 || ny >= box.h || nx >= box.w || dist[ny * box.w + nx] >= 0) continue;
+                dist[ny * box.w + nx] = dist[q] + 1;
+                queue.push_back(ny * box.w + nx);
+                if (dist[q] + 1 <= kCleanMargin) continue;
+                ++ring;
+                const auto y = y0 - k + ny, x = x0 - k + nx;
+                onHost += y >= 0 && x >= 0 && y < g.h && x < g.w && regions.labels[y * g.w + x] == host;
+            }
+    }
+    return static_cast<double>(onHost) >= kLapShare * static_cast<double>(ring);
+}
+
+// Pixels in the holes of the colour regions of at least `minHost` pixels: everything such a
+// region encloses and lies round (lapped, `reach`: a detail, its own details, the mixed pixels
+// round it), where the hole is subject throughout (background seen through the figure stays as
+// it is) and at most kEnclosedShare of the region.
+std::vector<char> enclosedDetails(const Regions& regions, const std::vector<char>& in, double minHost,
+                                  std::int64_t reach, const Grid& g) {
+    const auto n = regions.sizes.size();
+    std::vector<std::int64_t> x0(n, g.w), y0(n, g.h), x1(n, -1), y1(n, -1);
+    for (std::int64_t p = 0; p < g.size(); ++p) {
+        const auto id = regions.labels[p];
+        if (!id) continue;
+        const auto y = p / g.w, x = p % g.w;
+        x0[id] = std::min(x0[id], x), x1[id] = std::max(x1[id], x);
+        y0[id] = std::min(y0[id], y), y1[id] = std::max(y1[id], y);
+    }
+    std::vector<char> out(in.size(), 0);
+    for (std::size_t id = 1; id < n; ++id) {
+        const auto host = static_cast<std::int32_t>(id);
+        const auto size = static_cast<double>(regions.sizes[id]);
+        if (size < minHost) continue;
+        const Grid box{y1[id] - y0[id] + 1, x1[id] - x0[id] + 1};
+        const auto at = [&](std::int64_t q) { return (y0[id] + q / box.w) * g.w + x0[id] + q % box.w; };
+        const auto holes = labelRegions(box.h, box.w, [&](std::int64_t q) { return regions.labels[at(q)] != host; });
+        auto open = touchingBorder(holes, box.h, box.w);
+        std::vector<std::vector<std::int64_t>> pixels(holes.sizes.size());
+        for (std::int64_t q = 0; q < box.size(); ++q) {
+            const auto hole = holes.labels[q];
+            if (!hole) continue;
+            if (!in[at(q)]) open[hole] = 1;
+            pixels[hole].push_back(at(q));
+        }
+        for (std::size_t hole = 1; hole < pixels.size(); ++hole) {
+            if (open[hole] || static_cast<double>(pixels[hole].size()) > kEnclosedShare * size ||
+                !lapped(pixels[hole], host, regions, g, reach))
+                continue;
+            for (const auto p : pixels[hole]) out[p] = 1;
+        }
+    }
+    return out;
 }
 
 // Every pixel not `known` takes the colour of the nearest known one, so a feature across two
@@ -88,14 +176,19 @@ torch::Tensor nearestFill(const torch::Tensor& pixels, const std::vector<char>& 
 }  // namespace
 
 torch::Tensor paintOverFeatures(const torch::Tensor& image, const torch::Tensor& subject) {
+    return paintOverFeatures(image, image, subject);
+}
+
+torch::Tensor paintOverFeatures(const torch::Tensor& image, const torch::Tensor& source, const torch::Tensor& subject) {
     const auto h = image.size(1), w = image.size(2);
-    const double scale = std::min(1.0, kWorkLong / static_cast<double>(std::max(h, w)));
-    const Grid g{std::max<std::int64_t>(1, std::llround(h * scale)),
-                 std::max<std::int64_t>(1, std::llround(w * scale))};
-    const auto pixels = resizeTensor(image, g.h, g.w).to(torch::kCPU, torch::kFloat32).contiguous();
+    const auto sh = source.size(1), sw = source.size(2);
+    const double scale = std::min(1.0, kWorkLong / static_cast<double>(std::max(sh, sw)));
+    const Grid g{std::max<std::int64_t>(1, std::llround(sh * scale)),
+                 std::max<std::int64_t>(1, std::llround(sw * scale))};
+    const auto pixels = resizeTensor(source, g.h, g.w).to(torch::kCPU, torch::kFloat32).contiguous();
     const auto rgb = pixels.permute({1, 2, 0}).contiguous();
     const auto* c = rgb.data_ptr<float>();
-    const paint::SameColour near{c};
+    const paint::SameColour near{c, g};
     const auto in = toMask(resizeTensor(subject.to(torch::kFloat32), g.h, g.w) > 0.5f);
     // Colour regions of the figure only: the colours continued around it would join them all.
     const auto regions = labelRegions(
@@ -121,17 +214,19 @@ torch::Tensor paintOverFeatures(const torch::Tensor& image, const torch::Tensor&
     }
 
     const auto soft = paint::softFeatures(pixels, regions, large, deep, limit, g, near);
+    const auto enclosed = enclosedDetails(regions, in, limit, depth, g);
     for (std::int64_t i = 0; i < g.size(); ++i)
-        if (soft[i]) keep[i] = 0;
+        if (soft[i] || enclosed[i]) keep[i] = 0;
 
-    // The fill takes its colours from kept pixels clear of every feature's mixed edge.
+    // The fill takes its colours from kept pixels clear of every painted feature's mixed edge,
+    // however small the part they lie in (a star apart from the figure keeps its own colour).
     const auto keepTensor = toTensor(keep, g).to(torch::kFloat32).view({1, 1, g.h, g.w});
-    const auto clean =
-        toMask((-F::max_pool2d(
-                    -keepTensor,
-                    F::MaxPool2dFuncOptions(2 * kCleanMargin + 1).stride(1).padding(kCleanMargin)))
-                   .view({g.h, g.w})
-                   .gt(0.5f));
+    const auto paintedOver = (toTensor(in, g) & ~toTensor(keep, g)).to(torch::kFloat32).view({1, 1, g.h, g.w});
+    const auto nearPainted =
+        F::max_pool2d(paintedOver, F::MaxPool2dFuncOptions(2 * kCleanMargin + 1).stride(1).padding(kCleanMargin))
+            .view({g.h, g.w})
+            .gt(0.5f);
+    const auto clean = toMask(toTensor(keep, g) & ~nearPainted);
     // Inside the figure the nearest clean colour; around it (seen only at the mesh's sides and in
     // mip-maps) a smooth push-pull.
     const auto inside = toTensor(in, g);

@@ -13,8 +13,12 @@
 namespace stageload::paint {
 
 // Two neighbours belong to one colour region when every channel differs by less than this:
-// smooth shading stays in its region, an outline or an eye's edge separates.
+// smooth shading stays in its region, an outline or an eye's edge separates...
 inline constexpr float kStep = 0.08f;
+// ... and, across them, the pixels one further out on each side differ by less than this: a
+// step spread over a few pixels (JPEG's halved chroma, the working grid's scaling) is an edge
+// too, where a chain of small steps would join an eye's white to the face.
+inline constexpr float kSpan = 2 * kStep;
 
 struct Grid {
     std::int64_t h, w;
@@ -32,12 +36,23 @@ inline std::vector<char> toMask(const torch::Tensor& t) {
     return {c.data_ptr<bool>(), c.data_ptr<bool>() + c.numel()};
 }
 
-/// Whether two pixels of an interleaved RGB picture (float, h×w×3) are one colour (kStep).
+/// Whether two neighbouring pixels of an interleaved RGB picture (float, h×w×3, on grid `g`) are
+/// one colour: within kStep of each other, and the pixels on either side of them across the
+/// pair within kSpan (where the grid has them).
 struct SameColour {
     const float* rgb;
+    Grid g;
+    bool close(std::int64_t p, std::int64_t q, float limit) const {
+        return std::abs(rgb[3 * p] - rgb[3 * q]) < limit && std::abs(rgb[3 * p + 1] - rgb[3 * q + 1]) < limit &&
+               std::abs(rgb[3 * p + 2] - rgb[3 * q + 2]) < limit;
+    }
     bool operator()(std::int64_t p, std::int64_t q) const {
-        return std::abs(rgb[3 * p] - rgb[3 * q]) < kStep && std::abs(rgb[3 * p + 1] - rgb[3 * q + 1]) < kStep &&
-               std::abs(rgb[3 * p + 2] - rgb[3 * q + 2]) < kStep;
+        if (!close(p, q, kStep)) return false;
+        const auto step = q - p;  // ±1 along a row, ±w across rows
+        const auto a = p - step, b = q + step;
+        if (a < 0 || b < 0 || a >= g.size() || b >= g.size()) return true;
+        if ((step == 1 || step == -1) && (a / g.w != p / g.w || b / g.w != q / g.w)) return true;
+        return close(a, b, kSpan);
     }
 };
 

@@ -63,9 +63,8 @@ torch::Tensor TextureBakerImpl::bake(const torch::Tensor& rgbIn, const torch::Te
     auto front = resizeTensor(filled, h, w);
     // The back: mirrored, with the front's faces, eyes and emblems painted over (a back of
     // the head shows no eyes), a little darker, with a faint grain so it does not look
-    // airbrushed.
-    const auto subject = resizeTensor(solid, h, w) >= 0.5;
-    auto painted = gaussianBlur(paintOverFeatures(front, subject.to(torch::kFloat32)).flip({2}), 1.5);
+    // airbrushed. The features are found in the crop itself, not in its scaled-up copy.
+    auto painted = gaussianBlur(paintOverFeatures(front, filled, solid).flip({2}), 1.5);
     auto grain = torch::randn({1, h, w}).to(atlas_.device()) * 0.012;
     auto back = (painted * 0.9 + grain).clamp(0, 1);
 
