@@ -551,7 +551,7 @@ private slots:
         };
         const QVector<double> knight{255, 217, 189}, cream{251, 233, 207};
         // Measured: the mushroom 52 before (its blush kept whole), 24 (one blush lay on the body's
-        // lilac shading, which the fill follows), 28 since the painter's enclosed details and
+        // lilac shading, which the fill follows), 29 since the painter's enclosed details and
         // edge span (back_paint.cpp, paint::kSpan); the knight with parts 32, then 19 (the blush
         // next to the silhouette kept), 5 now.
         QTest::newRow("mushroom") << "creature_alpha.png" << cream << over(cream, 0.45) << 32.0;

@@ -15,10 +15,12 @@ namespace stageload::paint {
 // Two neighbours belong to one colour region when every channel differs by less than this:
 // smooth shading stays in its region, an outline or an eye's edge separates...
 inline constexpr float kStep = 0.08f;
-// ... and, across them, the pixels one further out on each side differ by less than this: a
-// step spread over a few pixels (JPEG's halved chroma, the working grid's scaling) is an edge
-// too, where a chain of small steps would join an eye's white to the face.
+// ... and, across them, the pixels one and two further out on each side differ by less than
+// this: a step spread over a few pixels (JPEG's halved chroma, a picture scaled up) is an edge
+// too, where a chain of small steps would join an eye's white to the face or a belt to its
+// tunic.
 inline constexpr float kSpan = 2 * kStep;
+inline constexpr std::int64_t kSpanReach = 2;
 
 struct Grid {
     std::int64_t h, w;
@@ -37,8 +39,8 @@ inline std::vector<char> toMask(const torch::Tensor& t) {
 }
 
 /// Whether two neighbouring pixels of an interleaved RGB picture (float, h×w×3, on grid `g`) are
-/// one colour: within kStep of each other, and the pixels on either side of them across the
-/// pair within kSpan (where the grid has them).
+/// one colour: within kStep of each other, and each pair of pixels on either side of them across
+/// the pair, up to kSpanReach out, within kSpan (where the grid has them).
 struct SameColour {
     const float* rgb;
     Grid g;
@@ -49,10 +51,13 @@ struct SameColour {
     bool operator()(std::int64_t p, std::int64_t q) const {
         if (!close(p, q, kStep)) return false;
         const auto step = q - p;  // ±1 along a row, ±w across rows
-        const auto a = p - step, b = q + step;
-        if (a < 0 || b < 0 || a >= g.size() || b >= g.size()) return true;
-        if ((step == 1 || step == -1) && (a / g.w != p / g.w || b / g.w != q / g.w)) return true;
-        return close(a, b, kSpan);
+        for (std::int64_t out = 1; out <= kSpanReach; ++out) {
+            const auto a = p - out * step, b = q + out * step;
+            if (a < 0 || b < 0 || a >= g.size() || b >= g.size()) return true;
+            if ((step == 1 || step == -1) && (a / g.w != p / g.w || b / g.w != q / g.w)) return true;
+            if (!close(a, b, kSpan)) return false;
+        }
+        return true;
     }
 };
 
