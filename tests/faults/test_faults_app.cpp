@@ -18,6 +18,7 @@
 
 #include "fault_support.h"
 #include "guard/process/signal_block.h"
+#include "guard/runner/leftover_group.h"
 #include "tests/file_support.h"
 #include "ui/app/main_window.h"
 #include "ui/app/studio_cli.h"
@@ -187,6 +188,13 @@ private slots:
                                                          QStringLiteral("--generate"), QStringLiteral("--quit-when-done")});
         QVERIFY(app.waitForStarted());
         QVERIFY2(faults::waitFor(sleeperRuns, 90000), qPrintable(QString::fromUtf8(app.readAllStandardError())));
+        // The runner names the group in the run's trace just after it starts it; killed in
+        // between (the test once was, under load), the app leaves nothing to find it by.
+        const auto traced = [&] {
+            const auto run = onlyRun(home + QStringLiteral("/data"));
+            return run && stageload::findLeftoverGroup(run->trace.toStdString()).has_value();
+        };
+        QVERIFY2(faults::waitFor(traced, 30000), "the run's trace never named its group");
         const auto mine = faults::processesOf(token);
         int keepers = 0;
         for (const auto& p : stageload::listProcesses(true))
