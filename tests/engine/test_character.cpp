@@ -23,6 +23,7 @@
 #include "engine/pipelines/character/character_job.h"
 #include "engine/pipelines/character/character_run.h"
 #include "engine/pipelines/character/detached_parts.h"
+#include "engine/pipelines/character/edge_snap.h"
 #include "engine/pipelines/character/outline_closure.h"
 #include "engine/pipelines/character/subject.h"
 #include "tests/suite_program.h"
@@ -668,6 +669,60 @@ private slots:
         // Nothing apart: the mask comes back as it was.
         const auto alone = torch::stack({0.25f + 0.5f * ys / H, 0.35f + 0.2f * xs / W, 0.7f - 0.3f * ys / H});
         QVERIFY(torch::equal(addDetachedParts(alone, soft, 16), soft));
+    }
+
+    // A learned mask a pixel or two off the figure's edge (U²-Netp's, grown from 320 × 320) is
+    // moved onto it where the background is smooth: a figure anti-aliased onto a gradient, with
+    // a stalk two pixels wide, masked two pixels too fat or one and a half too thin, ends within
+    // the half-covered pixels of its edge, and the stalk stays whole. On a noisy background
+    // where the figure does not stand clear of the noise, the mask is left as it was.
+    void aLearnedMasksEdgeSnapsToTheFigure() {
+        constexpr std::int64_t H = 300, W = 400;
+        const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
+        const auto xs = torch::arange(W, torch::kFloat32).view({1, W}).expand({H, W});
+        const auto gradient = torch::stack({0.85f - 0.3f * ys / H, 0.8f - 0.1f * xs / W, 0.6f + 0.3f * ys / H});
+        // Coverage of each pixel by a disc and a vertical stalk, anti-aliased (a pixel is as
+        // much figure as the edge crosses it).
+        const auto disc = [&](double grow) {
+            return (70.5 + grow - ((xs - 200).pow(2) + (ys - 170).pow(2)).sqrt()).clamp(0, 1);
+        };
+        const auto stalk = [&](double grow) {
+            const auto across = (1.5 + grow - (xs - 199.5).abs()).clamp(0, 1);
+            return torch::where((ys > 40) & (ys < 110), across, torch::zeros_like(across));
+        };
+        const auto cover = torch::maximum(disc(0), stalk(0));
+        const std::array<float, 3> skin{0.95f, 0.62f, 0.45f}, ink{0.15f, 0.12f, 0.2f};
+        const auto drawOn = [&](const torch::Tensor& bg) {
+            auto rgb = bg.clone();
+            for (int k = 0; k < 3; ++k) {
+                rgb[k] = rgb[k] * (1 - disc(0)) + skin[k] * disc(0);
+                rgb[k] = rgb[k] * (1 - stalk(0)) + ink[k] * stalk(0);
+            }
+            return rgb;
+        };
+        const auto truth = cover >= 0.5;
+        const auto wrong = [&](const torch::Tensor& soft) {
+            return (((soft >= 0.5) != truth)).sum().item<std::int64_t>();
+        };
+        // The figure's edge is about 2π·70 + 2·70 ≈ 580 px long.
+        const auto rgb = drawOn(gradient);
+        for (const double off : {2.0, -1.5}) {
+            const auto soft = torch::maximum(disc(off), stalk(std::max(0.0, off))).ge(0.5).to(torch::kFloat32);
+            const auto snapped = snapToColourEdge(rgb, soft);
+            qInfo("mask %+.1f px off: %lld pixels wrong before, %lld after", off,
+                  static_cast<long long>(wrong(soft)), static_cast<long long>(wrong(snapped)));
+            QVERIFY(wrong(soft) > 500);
+            QVERIFY(wrong(snapped) < 40);
+            QVERIFY((snapped >= 0.5).masked_select(stalk(0) >= 0.5).all().item<bool>());
+        }
+        // The same on a background of noise as strong as the figure's contrast.
+        torch::manual_seed(7);
+        const auto noisy = (gradient + 0.5f * (torch::rand({3, H, W}) - 0.5f)).clamp(0, 1);
+        auto faint = noisy.clone();
+        const auto figure = disc(0);
+        for (int k = 0; k < 3; ++k) faint[k] = faint[k] * (1 - figure) + (faint[k] + 0.15f).clamp(0, 1) * figure;
+        const auto fat = disc(2).ge(0.5).to(torch::kFloat32);
+        QVERIFY(torch::equal(snapToColourEdge(faint, fat), fat));
     }
 
     // An artist's alpha with the ground shadow drawn in (black, 60 % opaque, under the feet):

@@ -6,6 +6,7 @@
 #include "engine/core/regions.h"
 #include "engine/core/torch_nn.h"
 #include "engine/pipelines/character/detached_parts.h"
+#include "engine/pipelines/character/edge_snap.h"
 #include "engine/pipelines/character/outline_closure.h"
 
 namespace stageload {
@@ -329,7 +330,7 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
         soft = withoutAlphaShadows(rgb, rgba[3]);
         s.source = MaskSource::Alpha;
     } else if (learned) {
-        soft = closeByOutline(rgb, withoutGroundShadows(rgb, refineMask(rgb, learned(rgb))));
+        soft = snapToColourEdge(rgb, closeByOutline(rgb, withoutGroundShadows(rgb, refineMask(rgb, learned(rgb)))));
         const auto minArea = static_cast<std::int64_t>(minPartShare * (soft >= 0.5).sum().item<double>());
         soft = addDetachedParts(rgb, soft, std::max<std::int64_t>(16, minArea));
         s.source = learnedSource;

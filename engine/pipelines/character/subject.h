@@ -1,6 +1,7 @@
 #pragma once
 // Finding the character in the picture: the alpha channel when it is
-// meaningful, else a learned background remover (completed by the figure's drawn outline),
+// meaningful, else a learned background remover (completed by the figure's drawn outline, its edge then
+// snapped onto the picture's),
 // else a classical cut-out from the border colour; edges refined at full resolution; every part of it kept (a held item, a floating
 // orb), specks dropped; cropped to the subject with a margin.
 
