@@ -628,6 +628,34 @@ private slots:
         QVERIFY(torch::equal(closeByOutline(rgb, soft), soft));
     }
 
+    // A horizon (a thin dark line the figure stands against, running out of the picture) that
+    // touches the mask is scenery, not the figure's outline, except beside the mask; the
+    // outline of a leg the frame cuts, which reaches the border beside the leg, is outline.
+    void aHorizonIsNotTheFiguresOutline() {
+        constexpr std::int64_t H = 240, W = 200;
+        const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
+        const auto xs = torch::arange(W, torch::kFloat32).view({1, W}).expand({H, W});
+        const std::array<float, 3> sky{0.60f, 0.65f, 0.70f}, ink{0.12f, 0.10f, 0.16f}, skin{1.0f, 0.85f, 0.74f};
+        auto rgb = torch::empty({3, H, W});
+        const auto paint = [&](const torch::Tensor& where, std::array<float, 3> c) {
+            for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(where, c[k]);
+        };
+        const auto body = ((xs - 100).pow(2) + (ys - 100).pow(2)).sqrt() < 50;
+        const auto leg = (xs >= 90) & (xs < 110) & (ys >= 140);  // cut by the bottom edge
+        const auto legOutline = ((xs >= 87) & (xs < 90) | (xs >= 110) & (xs < 113)) & (ys >= 150);
+        paint(torch::ones({H, W}, torch::kBool), sky);
+        paint((ys >= 120) & (ys < 122) & (xs < 60), ink);  // the horizon, from the left edge to the body
+        paint(body | leg, skin);
+        paint(legOutline, ink);
+        const auto soft = (body | leg).to(torch::kFloat32);
+        const auto out = closeByOutline(rgb, soft);
+        QCOMPARE(out[120][5].item<float>(), 0.0f);    // the horizon at the picture's edge
+        QCOMPARE(out[121][30].item<float>(), 0.0f);   // and away from the body
+        QCOMPARE(out[H - 1][88].item<float>(), 1.0f);  // the leg's outline at the bottom edge
+        QCOMPARE(out[200][111].item<float>(), 1.0f);
+        QCOMPARE(out[20][20].item<float>(), 0.0f);
+    }
+
     // What a learned remover leaves out beside the figure, on a gradient: an outlined orb whose
     // inside is its glow's colour and a small potion are added whole; a glow alone, a ground
     // shadow (the background darkened), a faint smudge and scenery at the frame are not.
@@ -853,10 +881,11 @@ private slots:
         QVERIFY(near(colourAt(200, 128), body));  // the body itself
     }
 
-    // The classical cut-out on a drawn figure: a light part its outline encloses is subject, a
-    // gap of the background's own colour stays a hole, and a ground shadow (the background
-    // darkened) is not subject, while a grey part drawn without an outline (the background
-    // darkened too, but not where a ground shadow lies) is.
+    // The classical cut-out on a drawn figure: a light part its outline encloses is subject,
+    // and so is one only a shade off the background (under the lower threshold); a gap of the
+    // background's own colour stays a hole, and a ground shadow (the background darkened) is
+    // not subject, while a grey part drawn without an outline (the background darkened too,
+    // but not where a ground shadow lies) is.
     void classicalCutOutKeepsEnclosedPartsAndLeavesHolesAndShadows() {
         constexpr std::int64_t H = 240, W = 200;
         const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
@@ -875,7 +904,10 @@ private slots:
         paint(disc(100, 110, 18), ink);
         paint(disc(100, 110, 13), bg);  // a hole: the background seen through the figure
         paint(disc(172, 28, 14), {0.6f, 0.6f, 0.6f});  // a grey orb above, 39 % darker
+        paint(disc(40, 40, 16), ink);
+        paint(disc(40, 40, 13), {0.95f, 0.955f, 0.94f});  // a head a shade off the background
         const auto mask = classicalMask(rgb);
+        QCOMPARE(mask[40][40].item<float>(), 1.0f);
         QCOMPARE(mask[70][100].item<float>(), 1.0f);   // the light skin, enclosed by the outline
         QCOMPARE(mask[110][100].item<float>(), 0.0f);  // the hole stays open
         QCOMPARE(mask[200][30].item<float>(), 0.0f);   // the shadow beside the figure

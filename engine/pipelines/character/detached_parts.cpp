@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/core/image_tensor.h"
+#include "engine/core/order_statistics.h"
 #include "engine/core/regions.h"
 
 namespace stageload {
@@ -25,11 +26,6 @@ constexpr double kShadowShare = 0.5;
 // Of a part, the pixels that stand out at least this share of its 90th-percentile contrast
 // are kept: a glow around an orb fades out below it.
 constexpr double kCoreShare = 0.5;
-
-float median(std::vector<float>& v) {
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    return v[v.size() / 2];
-}
 
 // `on` ([H,W] bool) with the regions it encloses (off regions that do not reach the picture's
 // border) filled: an item's inside is the item's, whether or not it stands out.
@@ -140,9 +136,7 @@ torch::Tensor addDetachedParts(const torch::Tensor& rgbIn, const torch::Tensor& 
                    static_cast<double>(shaded[id]) < kShadowShare * size;
         if (!keep[id]) continue;
         auto& v = contrast[id];
-        const auto at90 = static_cast<std::ptrdiff_t>(0.9 * static_cast<double>(v.size() - 1));
-        std::nth_element(v.begin(), v.begin() + at90, v.end());
-        core[id] = static_cast<float>(kCoreShare) * v[static_cast<std::size_t>(at90)];
+        core[id] = static_cast<float>(kCoreShare) * valueAtShare(v, 0.9);
         any = true;
     }
     if (!any) return soft;

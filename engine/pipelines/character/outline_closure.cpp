@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "engine/core/image_tensor.h"
+#include "engine/core/order_statistics.h"
 #include "engine/core/regions.h"
 #include "engine/core/torch_nn.h"
 
@@ -17,7 +19,9 @@ constexpr double kInkLuminance = 0.2;
 // (radius: the picture's long side / 150, at least 2 px). A dark thing beside the figure (a
 // chair, a shadowed doorway) is thick and stays.
 constexpr double kThinShare = 0.5;
-// ... and not larger than this share of the mask.
+// ... and not larger than this share of the mask. A stroke that reaches the picture's border
+// farther than this many erosion radii from the mask is scenery.
+constexpr std::int64_t kSceneryReach = 4;
 constexpr double kMaxStrokeShare = 0.25;
 // A gap this share of the mask or larger is left to the remover.
 constexpr double kMaxGapShare = 0.25;
@@ -40,11 +44,6 @@ double colourDistance(const float* r, const float* g, const float* b, std::int64
                       const std::array<float, 3>& c) {
     const double dr = r[p] - c[0], dg = g[p] - c[1], db = b[p] - c[2];
     return std::sqrt((dr * dr + dg * dg + db * db) / 3.0);
-}
-
-float median(std::vector<float>& v) {
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    return v[v.size() / 2];
 }
 
 }  // namespace
@@ -82,13 +81,24 @@ torch::Tensor closeByOutline(const torch::Tensor& rgbIn, const torch::Tensor& so
                            .to(torch::kUInt8)
                            .contiguous();
     const auto* thickAt = thick.data_ptr<std::uint8_t>();
-    std::vector<char> outline(strokes.sizes.size(), 0);
+    // A stroke that reaches the picture's border away from the mask is scenery (a horizon,
+    // the edge of a photo's ground, a dark texture joined to it) that the figure stands
+    // against, of which only the pixels beside the mask may be its outline; the outline of a
+    // figure the frame cuts reaches the border only beside the figure.
+    const auto maskF = inMask.to(torch::kFloat32);
+    const auto besideMask = (dilate(maskF, radius) > 0.5).to(torch::kUInt8).contiguous();
+    const auto nearMask = (dilate(maskF, kSceneryReach * radius) > 0.5).to(torch::kUInt8).contiguous();
+    const auto* beside = besideMask.data_ptr<std::uint8_t>();
+    const auto* near = nearMask.data_ptr<std::uint8_t>();
+    std::vector<char> outline(strokes.sizes.size(), 0), scenery(strokes.sizes.size(), 0);
     std::vector<std::int64_t> core(strokes.sizes.size(), 0);
     for (std::int64_t p = 0; p < n; ++p) {
         if (!strokes.labels[p]) continue;
         core[strokes.labels[p]] += thickAt[p];
         for (const auto q : neighbours(p))
             if (q >= 0 && m[q]) outline[strokes.labels[p]] = 1;
+        const auto y = p / w, x = p % w;
+        if ((y == 0 || y == h - 1 || x == 0 || x == w - 1) && !near[p]) scenery[strokes.labels[p]] = 1;
     }
     for (std::size_t id = 1; id < outline.size(); ++id) {
         const auto size = static_cast<double>(strokes.sizes[id]);
@@ -96,8 +106,12 @@ torch::Tensor closeByOutline(const torch::Tensor& rgbIn, const torch::Tensor& so
             static_cast<double>(core[id]) > (1.0 - kThinShare) * size)
             outline[id] = 0;
     }
+    const auto isOutline = [&](std::int64_t p) {
+        const auto id = strokes.labels[p];
+        return outline[id] && (!scenery[id] || beside[p]);
+    };
     std::vector<std::uint8_t> wall(static_cast<std::size_t>(n));
-    for (std::int64_t p = 0; p < n; ++p) wall[p] = m[p] || outline[strokes.labels[p]];
+    for (std::int64_t p = 0; p < n; ++p) wall[p] = m[p] || isOutline(p);
 
     // What the mask and its outline enclose, with each gap's bounding box.
     const auto gaps = labelRegions(h, w, [&](std::int64_t p) { return !wall[p]; });
@@ -136,9 +150,7 @@ torch::Tensor closeByOutline(const torch::Tensor& rgbIn, const torch::Tensor& so
         std::vector<float> spread;
         spread.reserve(around.size());
         for (const auto p : around) spread.push_back(static_cast<float>(colourDistance(r, g, b, p, centre)));
-        const auto at90 = static_cast<std::ptrdiff_t>(0.9 * static_cast<double>(spread.size() - 1));
-        std::nth_element(spread.begin(), spread.begin() + at90, spread.end());
-        const double p90 = spread[static_cast<std::size_t>(at90)];
+        const double p90 = valueAtShare(spread, 0.9);
         if (p90 > kBusySpread) {
             figure[id] = 1;
             continue;
@@ -156,7 +168,7 @@ torch::Tensor closeByOutline(const torch::Tensor& rgbIn, const torch::Tensor& so
     auto out = soft.to(torch::kFloat32).clone().contiguous();
     auto* o = out.data_ptr<float>();
     for (std::int64_t p = 0; p < n; ++p)
-        if (outline[strokes.labels[p]] || figure[gaps.labels[p]]) o[p] = 1.0f;
+        if (isOutline(p) || figure[gaps.labels[p]]) o[p] = 1.0f;
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/core/image_tensor.h"
+#include "engine/core/order_statistics.h"
 #include "engine/core/regions.h"
 #include "engine/core/torch_nn.h"
 #include "engine/pipelines/character/detached_parts.h"
@@ -19,6 +20,10 @@ constexpr double kNoiseMargin = 4.0;
 // A region only the lower threshold finds is a drawn part when the step at its rim is at least
 // this share of its contrast (its 90th percentile).
 constexpr double kHardEdge = 0.25;
+// What the figure's outline encloses is subject when its median colour is at least this far
+// from the background's (0..1), and twice the border's spread: a body a shade off a flat
+// background (under the lower threshold) is, an enclosed gap of the background's colour is not.
+constexpr double kEnclosedContrast = 0.015;
 // A ground shadow in an artist's alpha: less opaque than this, darker (luma) than this.
 constexpr double kShadowAlpha = 0.75;
 constexpr double kShadowLuma = 0.25;
@@ -157,10 +162,8 @@ torch::Tensor lightParts(const torch::Tensor& distance, double otsuThreshold, do
     std::vector<char> keep(n, 0);
     for (std::size_t id = 1; id < n; ++id) {
         auto& v = values[id];
-        const auto at90 = static_cast<std::ptrdiff_t>(0.9 * static_cast<double>(v.size() - 1));
-        std::nth_element(v.begin(), v.begin() + at90, v.end());
         keep[id] = static_cast<double>(apart[id]) >= kApartShare * static_cast<double>(weak.sizes[id]) &&
-                   rim[id] > 0 && rimStep[id] / static_cast<double>(rim[id]) >= kHardEdge * v[static_cast<std::size_t>(at90)];
+                   rim[id] > 0 && rimStep[id] / static_cast<double>(rim[id]) >= kHardEdge * valueAtShare(v, 0.9);
     }
     for (std::int64_t p = 0; p < h * w; ++p)
         if (keep[weak.labels[p]]) fg[p] = 1;
@@ -245,21 +248,25 @@ torch::Tensor classicalMask(const torch::Tensor& rgb) {
     // background and fall under the threshold, but the subject's outline encloses them. What
     // the outline encloses is subject unless it has the background's own colour (a gap
     // between an arm and the body); "own colour" allows for the border's noise or gradient.
-    const double tolerance = std::max(0.04, 2.0 * spread);
+    const double tolerance = std::max(kEnclosedContrast, 2.0 * spread);
     std::vector<std::uint8_t> open(std::size_t(h * w));  // background, or a shadow on it
     auto* fg = foreground.data_ptr<std::uint8_t>();
     auto* sh = shadow.data_ptr<std::uint8_t>();
     keepGroundShadows(sh, fg, h, w);
     for (std::int64_t i = 0; i < h * w; ++i) open[i] = !fg[i] || sh[i];
     const auto gaps = regionsOf(open.data(), h, w);
-    std::vector<double> sum(gaps.sizes.size(), 0.0);
+    // Each enclosed region's median distance: the half-covered pixels along its rim (and a
+    // JPEG's ringing there) do not raise it.
+    std::vector<std::vector<float>> values(gaps.sizes.size());
     const auto* d = distance.data_ptr<float>();
-    for (std::int64_t i = 0; i < h * w; ++i) sum[gaps.labels[i]] += d[i];
-    for (std::int64_t i = 0; i < h * w; ++i) {
-        const auto id = gaps.labels[i];
-        if (!id) continue;  // neither background nor shadow: subject
-        fg[i] = !gaps.touchesBorder[id] && sum[id] / static_cast<double>(gaps.sizes[id]) > tolerance;
+    for (std::int64_t i = 0; i < h * w; ++i)
+        if (const auto id = gaps.labels[i]; id && !gaps.touchesBorder[id]) values[id].push_back(d[i]);
+    std::vector<char> enclosedSubject(gaps.sizes.size(), 0);
+    for (std::size_t id = 1; id < values.size(); ++id) {
+        if (!values[id].empty()) enclosedSubject[id] = median(values[id]) > tolerance;
     }
+    for (std::int64_t i = 0; i < h * w; ++i)
+        if (const auto id = gaps.labels[i]) fg[i] = enclosedSubject[id];  // else neither: subject
     return foreground.to(torch::kFloat32);
 }
 
