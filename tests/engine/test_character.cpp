@@ -922,6 +922,27 @@ private slots:
         QCOMPARE(mask[16][172].item<float>(), 1.0f);
     }
 
+    // On a clean (lossless) flat background, a part drawn a shade off it without an outline (a
+    // leg 0.02 from a white background, hard-edged) is subject; the background beside it is not.
+    void classicalCutOutFindsAPartAShadeOffACleanBackground() {
+        constexpr std::int64_t H = 240, W = 200;
+        const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
+        const auto xs = torch::arange(W, torch::kFloat32).view({1, W}).expand({H, W});
+        const std::array<float, 3> bg{0.96f, 0.97f, 0.95f}, body{0.7f, 0.2f, 0.25f}, leg{0.94f, 0.95f, 0.93f};
+        auto rgb = torch::empty({3, H, W});
+        const auto paint = [&](const torch::Tensor& where, std::array<float, 3> c) {
+            for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(where, c[k]);
+        };
+        paint(torch::ones({H, W}, torch::kBool), bg);
+        paint((xs >= 70) & (xs < 130) & (ys >= 40) & (ys < 150), body);
+        paint((xs >= 80) & (xs < 100) & (ys >= 150) & (ys < 220), leg);
+        const auto mask = classicalMask(rgb);
+        QCOMPARE(mask[100][100].item<float>(), 1.0f);  // the body
+        QCOMPARE(mask[200][90].item<float>(), 1.0f);   // the leg a shade off the background
+        QCOMPARE(mask[200][110].item<float>(), 0.0f);  // the background beside it
+        QCOMPARE(mask[10][10].item<float>(), 0.0f);
+    }
+
     // A subject cut by the frame gets a notice naming the edge; one that is not gets none.
     void aSubjectCutByThePictureIsNoticed() {
         QTemporaryDir dir;

@@ -14,9 +14,15 @@ namespace stageload {
 namespace {
 
 // The classical cut-out's lower threshold (lightParts): this far from the background's colour
-// (0..1), plus this many times the border's spread.
+// (0..1), or this where the background around the figure is clean (cleanAround: a part a
+// shade off a lossless picture's background is found), plus this many times the border's
+// spread.
 constexpr double kLowThreshold = 0.04;
+constexpr double kCleanLowThreshold = 0.015;
 constexpr double kNoiseMargin = 4.0;
+constexpr double kRingingLevel = 0.02;
+constexpr double kExactLevel = 0.004;
+constexpr double kRingingShare = 0.2;
 // A region only the lower threshold finds is a drawn part when the step at its rim is at least
 // this share of its contrast (its 90th percentile).
 constexpr double kHardEdge = 0.25;
@@ -120,6 +126,19 @@ double borderSpread(const torch::Tensor& border, const torch::Tensor& background
     return distance.quantile(0.95).item<double>();
 }
 
+// Whether the background just outside `foreground` ([H,W] uint8; a ring 2-4 px out) is clean:
+// of its pixels near the background's colour (under kRingingLevel), under kRingingShare are
+// off it by more than kExactLevel. A lossless picture keeps the background's colour right up
+// to the figure's anti-aliased edge; a JPEG's ringing puts most of them there.
+bool cleanAround(const torch::Tensor& distance, const torch::Tensor& foreground) {
+    const auto found = foreground.to(torch::kFloat32);
+    const auto ring = (dilate(found, 4) > 0.5) & (dilate(found, 1) < 0.5);
+    const auto nearBackground = ring & (distance < kRingingLevel);
+    const auto exact = (nearBackground & (distance < kExactLevel)).sum().item<double>();
+    const auto rung = nearBackground.sum().item<double>() - exact;
+    return exact > 0 && rung < kRingingShare * (exact + rung);
+}
+
 // Otsu's threshold splits the colours far from the background from those near it, and a
 // figure has both: a light arm, a pale cape or a grey axe on white falls under it. So the
 // foreground is taken at a lower threshold, just above the background's own noise (`spread`),
@@ -129,8 +148,9 @@ double borderSpread(const torch::Tensor& border, const torch::Tensor& background
 // background's colour, 0..1. Returns the foreground, [H,W] uint8.
 torch::Tensor lightParts(const torch::Tensor& distance, double otsuThreshold, double spread) {
     const auto h = distance.size(0), w = distance.size(1);
-    const double low = std::min(otsuThreshold, std::max(kLowThreshold, kLowThreshold + kNoiseMargin * spread));
     auto foreground = (distance > otsuThreshold).to(torch::kUInt8).contiguous();
+    const double base = cleanAround(distance, foreground) ? kCleanLowThreshold : kLowThreshold;
+    const double low = std::min(otsuThreshold, base + kNoiseMargin * spread);
     if (low >= otsuThreshold) return foreground;
     const auto* d = distance.data_ptr<float>();
     auto* fg = foreground.data_ptr<std::uint8_t>();
