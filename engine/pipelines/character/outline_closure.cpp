@@ -19,10 +19,11 @@ constexpr double kInkLuminance = 0.2;
 // (radius: the picture's long side / 150, at least 2 px). A dark thing beside the figure (a
 // chair, a shadowed doorway) is thick and stays.
 constexpr double kThinShare = 0.5;
-// ... and not larger than this share of the mask. A stroke that reaches the picture's border
-// farther than this many erosion radii from the mask is scenery.
-constexpr std::int64_t kSceneryReach = 4;
+// ... and not larger than this share of the mask.
 constexpr double kMaxStrokeShare = 0.25;
+// A stroke that reaches the picture's border farther than this many erosion radii from the
+// mask is scenery.
+constexpr std::int64_t kSceneryReach = 4;
 // A gap this share of the mask or larger is left to the remover.
 constexpr double kMaxGapShare = 0.25;
 // The background around a gap, as a margin around the gap's bounding box (share of the

@@ -20,6 +20,7 @@ namespace {
 constexpr double kLowThreshold = 0.04;
 constexpr double kCleanLowThreshold = 0.015;
 constexpr double kNoiseMargin = 4.0;
+// cleanAround's levels (distances from the background's colour, 0..1) and its share.
 constexpr double kRingingLevel = 0.02;
 constexpr double kExactLevel = 0.004;
 constexpr double kRingingShare = 0.2;
