@@ -38,6 +38,18 @@ namespace {
 
 const std::filesystem::path kSamples = STAGELOAD_SAMPLES_DIR;
 
+// A synthetic picture [3,H,W] to paint flat shapes on, with each pixel's coordinates.
+struct Canvas {
+    Canvas(std::int64_t h, std::int64_t w)
+        : ys(torch::arange(h, torch::kFloat32).view({h, 1}).expand({h, w})),
+          xs(torch::arange(w, torch::kFloat32).view({1, w}).expand({h, w})),
+          rgb(torch::empty({3, h, w})) {}
+    void paint(const torch::Tensor& where, const std::array<float, 3>& c) {
+        for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(where, c[k]);
+    }
+    torch::Tensor ys, xs, rgb;
+};
+
 std::vector<char> bytesOf(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -637,22 +649,18 @@ private slots:
     // outline of a leg the frame cuts, which reaches the border beside the leg, is outline.
     void aHorizonIsNotTheFiguresOutline() {
         constexpr std::int64_t H = 240, W = 200;
-        const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
-        const auto xs = torch::arange(W, torch::kFloat32).view({1, W}).expand({H, W});
+        Canvas c(H, W);
+        const auto &xs = c.xs, &ys = c.ys;
         const std::array<float, 3> sky{0.60f, 0.65f, 0.70f}, ink{0.12f, 0.10f, 0.16f}, skin{1.0f, 0.85f, 0.74f};
-        auto rgb = torch::empty({3, H, W});
-        const auto paint = [&](const torch::Tensor& where, std::array<float, 3> c) {
-            for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(where, c[k]);
-        };
         const auto body = ((xs - 100).pow(2) + (ys - 100).pow(2)).sqrt() < 50;
         const auto leg = (xs >= 90) & (xs < 110) & (ys >= 140);  // cut by the bottom edge
-        const auto legOutline = ((xs >= 87) & (xs < 90) | (xs >= 110) & (xs < 113)) & (ys >= 150);
-        paint(torch::ones({H, W}, torch::kBool), sky);
-        paint((ys >= 120) & (ys < 122) & (xs < 60), ink);  // the horizon, from the left edge to the body
-        paint(body | leg, skin);
-        paint(legOutline, ink);
+        const auto legOutline = (((xs >= 87) & (xs < 90)) | ((xs >= 110) & (xs < 113))) & (ys >= 150);
+        c.paint(torch::ones({H, W}, torch::kBool), sky);
+        c.paint((ys >= 120) & (ys < 122) & (xs < 60), ink);  // the horizon, from the left edge to the body
+        c.paint(body | leg, skin);
+        c.paint(legOutline, ink);
         const auto soft = (body | leg).to(torch::kFloat32);
-        const auto out = closeByOutline(rgb, soft);
+        const auto out = closeByOutline(c.rgb, soft);
         QCOMPARE(out[120][5].item<float>(), 0.0f);    // the horizon at the picture's edge
         QCOMPARE(out[121][30].item<float>(), 0.0f);   // and away from the body
         QCOMPARE(out[H - 1][88].item<float>(), 1.0f);  // the leg's outline at the bottom edge
@@ -926,17 +934,13 @@ private slots:
     // leg 0.02 from a white background, hard-edged) is subject; the background beside it is not.
     void classicalCutOutFindsAPartAShadeOffACleanBackground() {
         constexpr std::int64_t H = 240, W = 200;
-        const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
-        const auto xs = torch::arange(W, torch::kFloat32).view({1, W}).expand({H, W});
+        Canvas c(H, W);
+        const auto &xs = c.xs, &ys = c.ys;
         const std::array<float, 3> bg{0.96f, 0.97f, 0.95f}, body{0.7f, 0.2f, 0.25f}, leg{0.94f, 0.95f, 0.93f};
-        auto rgb = torch::empty({3, H, W});
-        const auto paint = [&](const torch::Tensor& where, std::array<float, 3> c) {
-            for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(where, c[k]);
-        };
-        paint(torch::ones({H, W}, torch::kBool), bg);
-        paint((xs >= 70) & (xs < 130) & (ys >= 40) & (ys < 150), body);
-        paint((xs >= 80) & (xs < 100) & (ys >= 150) & (ys < 220), leg);
-        const auto mask = classicalMask(rgb);
+        c.paint(torch::ones({H, W}, torch::kBool), bg);
+        c.paint((xs >= 70) & (xs < 130) & (ys >= 40) & (ys < 150), body);
+        c.paint((xs >= 80) & (xs < 100) & (ys >= 150) & (ys < 220), leg);
+        const auto mask = classicalMask(c.rgb);
         QCOMPARE(mask[100][100].item<float>(), 1.0f);  // the body
         QCOMPARE(mask[200][90].item<float>(), 1.0f);   // the leg a shade off the background
         QCOMPARE(mask[200][110].item<float>(), 0.0f);  // the background beside it
