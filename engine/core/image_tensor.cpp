@@ -81,6 +81,10 @@ torch::Tensor gaussianBlur(const torch::Tensor& image, double sigma) {
     return unbatched(x, image.dim());
 }
 
+torch::Tensor colourDistance(const torch::Tensor& rgb, const torch::Tensor& reference) {
+    return ((rgb - reference).pow(2).sum(0) / 3.0).sqrt().contiguous();
+}
+
 torch::Tensor pushPullFill(const torch::Tensor& image, const torch::Tensor& weight) {
     auto colour = batched(image);
     auto w = batched(weight).clamp(0, 1);

@@ -27,6 +27,11 @@ torch::Tensor boxBlur(const torch::Tensor& image, std::int64_t radius);
 torch::Tensor dilate(const torch::Tensor& image, std::int64_t radius);
 torch::Tensor erode(const torch::Tensor& image, std::int64_t radius);
 
+/// How far each colour of `rgb` ([3,H,W], or [3,N]) lies from `reference` (the same shape or
+/// broadcast to it, e.g. [3,1,1]): the root mean square of the channels' differences, 0..1.
+/// [H,W] (or [N]).
+torch::Tensor colourDistance(const torch::Tensor& rgb, const torch::Tensor& reference);
+
 /// Gaussian blur with standard deviation `sigma` pixels (separable; edges replicated).
 torch::Tensor gaussianBlur(const torch::Tensor& image, double sigma);
 

@@ -15,10 +15,13 @@ namespace {
 constexpr double kCellShare = 1.0 / 32.0;
 // A cell is measured when at least this share of its pixels are background.
 constexpr double kMeasuredShare = 0.25;
-// A part differs from the background by at least this (colour distance, 0..1) ...
+// A figure's part differs from the background by at least this (colour distance, 0..1) ...
 constexpr double kMinContrast = 0.08;
 // ... and by this many times what 95 % of the background strays from its smooth estimate.
 constexpr double kNoiseFactor = 2.5;
+// The noise is measured on at most this many pixels (evenly spaced) and at least 64.
+constexpr std::int64_t kMaxNoiseSamples = std::int64_t{1} << 20;
+constexpr std::int64_t kMinNoiseSamples = 64;
 // A part is not larger than this share of the mask: larger, it is scenery.
 constexpr double kMaxPartShare = 0.5;
 // A part is a shadow when this share of it is the background darkened evenly.
@@ -46,6 +49,14 @@ torch::Tensor darkenedEvenly(const torch::Tensor& rgb, const torch::Tensor& back
     const auto ratio = rgb / background.clamp_min(0.05);
     const auto darkening = ratio.mean(0);
     return (darkening > 0.3) & (darkening < 0.985) & ((ratio - darkening).abs().amax(0) < 0.06);
+}
+
+std::optional<double> noiseFloor(const torch::Tensor& residual, const torch::Tensor& where) {
+    auto measured = residual.masked_select(where);
+    if (measured.numel() < kMinNoiseSamples) return std::nullopt;
+    if (measured.numel() > kMaxNoiseSamples)
+        measured = measured.slice(0, 0, measured.numel(), measured.numel() / kMaxNoiseSamples + 1);
+    return std::max(kMinContrast, kNoiseFactor * measured.quantile(0.95).item<double>());
 }
 
 torch::Tensor smoothBackground(const torch::Tensor& rgbIn, const torch::Tensor& maskIn) {
@@ -98,12 +109,10 @@ torch::Tensor addDetachedParts(const torch::Tensor& rgbIn, const torch::Tensor& 
     for (int pass = 0; pass < 2; ++pass) {
         background = smoothBackground(rgb, excluded);
         if (!background.defined()) return soft;
-        residual = ((rgb - background).pow(2).sum(0) / 3.0).sqrt().contiguous();
-        // The background's own noise: how far 95 % of it strays from the smooth estimate.
-        auto away = residual.masked_select(~excluded);
-        if (away.numel() < 64) return soft;
-        if (away.numel() > (1 << 20)) away = away.slice(0, 0, away.numel(), away.numel() / (1 << 20) + 1);
-        threshold = std::max(kMinContrast, kNoiseFactor * away.quantile(0.95).item<double>());
+        residual = colourDistance(rgb, background);
+        const auto noise = noiseFloor(residual, ~excluded);
+        if (!noise) return soft;
+        threshold = *noise;
         excluded = near | (dilate(withHoles(residual > threshold).to(torch::kFloat32), 2) > 0.5);
     }
 

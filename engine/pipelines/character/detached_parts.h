@@ -7,6 +7,8 @@
 //
 //   soft = stageload::addDetachedParts(rgb, closeByOutline(rgb, learnedSoft));
 
+#include <optional>
+
 #include "engine/core/torch_core.h"
 
 namespace stageload {
@@ -16,6 +18,12 @@ namespace stageload {
 /// few of them filled from their neighbours, and the whole grown smoothly to the picture's
 /// size. [3,H,W].
 torch::Tensor smoothBackground(const torch::Tensor& rgb, const torch::Tensor& mask);
+
+/// The least contrast that stands clear of the background's own noise: 0.08 (colour distance,
+/// 0..1), or 2.5 times the 95th percentile of `residual` [H,W] (each pixel's colourDistance
+/// from smoothBackground) over the pixels where `where` [H,W] bool is set, if larger. Empty
+/// when fewer than 64 pixels are measured.
+std::optional<double> noiseFloor(const torch::Tensor& residual, const torch::Tensor& where);
 
 /// Where `rgb` [3,H,W] is `background` ([3,H,W] or [3,1,1]) darkened evenly, as a shadow
 /// darkens it: every channel by about the same factor, between 0.3 and 0.985. [H,W] bool.

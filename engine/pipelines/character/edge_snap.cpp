@@ -15,11 +15,6 @@ constexpr double kReachShare = 1.0 / 150.0;
 constexpr std::int64_t kLeastReach = 2;
 // A pixel's coverage is measured against the figure within this many pixels of it.
 constexpr std::int64_t kContrastReach = 3;
-// The figure's contrast must be at least this (colour distance, 0..1) ...
-constexpr double kMinContrast = 0.08;
-// ... and this many times what 95 % of the background near the figure strays from its
-// smooth estimate.
-constexpr double kNoiseFactor = 2.5;
 // A pixel's colour is no mix of the figure's and the background's when what the mix leaves
 // unexplained is over this share of its distance from the background (squared), and over the
 // background's noise.
@@ -41,11 +36,11 @@ torch::Tensor snapToColourEdge(const torch::Tensor& rgbIn, const torch::Tensor& 
     const auto beyond = dilate(figure, reach + kContrastReach) > 0.5;
     const auto background = smoothBackground(rgb, beyond);
     if (!background.defined()) return soft;
-    const auto distance = ((rgb - background).pow(2).sum(0) / 3.0).sqrt().contiguous();
-    auto around = distance.masked_select((dilate(figure, reach + kContrastReach + kNoiseRing) > 0.5) & ~beyond);
-    if (around.numel() < 64) return soft;
-    if (around.numel() > (1 << 20)) around = around.slice(0, 0, around.numel(), around.numel() / (1 << 20) + 1);
-    const auto floor = static_cast<float>(std::max(kMinContrast, kNoiseFactor * around.quantile(0.95).item<double>()));
+    const auto distance = colourDistance(rgb, background);
+    // The figure's contrast must stand clear of the background's noise just beyond the band.
+    const auto noise = noiseFloor(distance, (dilate(figure, reach + kContrastReach + kNoiseRing) > 0.5) & ~beyond);
+    if (!noise) return soft;
+    const auto floor = static_cast<float>(*noise);
 
     const auto shadow = darkenedEvenly(rgb, background).to(torch::kUInt8).contiguous();
     const auto outer = (dilate(figure, reach) > 0.5).to(torch::kUInt8).contiguous();

@@ -123,8 +123,7 @@ torch::Tensor borderPixels(const torch::Tensor& rgb) {
 // How far the border's colours stray from `background` ([3,1]): the 95th percentile of their
 // distances, 0..1.
 double borderSpread(const torch::Tensor& border, const torch::Tensor& background) {
-    const auto distance = (border - background).pow(2).sum(0).sqrt() / std::sqrt(3.0);
-    return distance.quantile(0.95).item<double>();
+    return colourDistance(border, background).quantile(0.95).item<double>();
 }
 
 // Whether the background just outside `foreground` ([H,W] uint8; a ring 2-4 px out) is clean:
@@ -252,7 +251,7 @@ torch::Tensor classicalMask(const torch::Tensor& rgb) {
     const auto h = rgb.size(1), w = rgb.size(2);
     const auto border = borderPixels(rgb);
     auto background = std::get<0>(border.median(1)).view({3, 1, 1});
-    auto distance = ((rgb - background).pow(2).sum(0).sqrt() / std::sqrt(3.0)).contiguous();
+    auto distance = colourDistance(rgb, background);
     const double spread = borderSpread(border, background.view({3, 1}));
     auto foreground = lightParts(distance, std::max(0.06, otsu(distance)), spread);
 
