@@ -37,8 +37,9 @@ constexpr RunFieldInfo kFields[] = {
     {RunField::Device, "device", "--device", "Device",
      "Where LibTorch runs: cpu, cuda or mps (where this build has it)", {}},
     {RunField::Remover, "remover", "--remover", "Background",
-     "Background removal when the picture has no alpha: auto (the classical cut-out on an even "
-     "background, else U²-Netp or ISNet, whichever is installed), u2netp, isnet, classical", {}},
+     "Background removal when the picture has no alpha: auto (the classical cut-out on one even "
+     "colour, else U²-Netp or ISNet, whichever is installed, on a gradient completed by the "
+     "classical cut-out), u2netp, isnet, classical", {}},
     {RunField::Threads, "threads", "--threads", "Threads", "LibTorch threads (0: all cores)",
      {0, 1024, 1, 0}},
 };

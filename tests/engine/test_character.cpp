@@ -24,6 +24,7 @@
 #include "engine/pipelines/character/character_run.h"
 #include "engine/pipelines/character/detached_parts.h"
 #include "engine/pipelines/character/edge_snap.h"
+#include "engine/pipelines/character/even_background.h"
 #include "engine/pipelines/character/outline_closure.h"
 #include "engine/pipelines/character/subject.h"
 #include "tests/suite_program.h"
@@ -288,10 +289,10 @@ private slots:
             << "robot_beige.png" << "robot_alpha.png" << automatic << 0.998 << 2;  // hole kept
         // With a learned remover the outline gives back the robot's legs, hand, shoulder guard
         // and blade (U²-Netp alone: 0.905). U²-Netp itself bridges the 12 px gap under the
-        // floating head, so the mesh has one part here; the classical cut-out, which auto
-        // picks on this background, keeps two.
+        // floating head; on this even background the classical cut-out completes its mask and
+        // takes the bridge, in the background's own colour, out again: two parts, as drawn.
         QTest::newRow("robot on beige, U²-Netp")
-            << "robot_beige.png" << "robot_alpha.png" << u2netp << 0.98 << 1;
+            << "robot_beige.png" << "robot_alpha.png" << u2netp << 0.98 << 2;
         QTest::newRow("knight on a photo, auto")
             << "knight_photo.png" << "knight_alpha.png" << automatic << 0.99 << 1;
         QTest::newRow("slime on a busy background, auto")
@@ -945,6 +946,77 @@ private slots:
         QCOMPARE(mask[200][90].item<float>(), 1.0f);   // the leg a shade off the background
         QCOMPARE(mask[200][110].item<float>(), 0.0f);  // the background beside it
         QCOMPARE(mask[10][10].item<float>(), 0.0f);
+    }
+
+    // A gradient background is even too: the shade fitted to the border (the figure the frame
+    // cuts left out of the fit) lies within kEvenBackgroundSpread of it. The classical cut-out
+    // measures each pixel against the shade behind it: an arm in a colour the gradient has
+    // elsewhere is found, and no corner of the background is taken; and it completes a learned
+    // remover's mask that missed the arm. A flat background with a figure crossing the frame
+    // stays one colour; a noise background is not even.
+    void aGradientBackgroundIsEvenWhereTheFrameCutsTheFigure() {
+        constexpr std::int64_t H = 240, W = 200;
+        Canvas c(H, W);
+        const auto &xs = c.xs, &ys = c.ys;
+        const auto top = torch::tensor({0.15f, 0.25f, 0.75f}).view({3, 1, 1});
+        const auto bottom = torch::tensor({0.95f, 0.85f, 0.6f}).view({3, 1, 1});
+        const auto shadeAt = [&](double t) { return top + (bottom - top) * t; };
+        c.rgb = (top + (bottom - top) * ((xs + ys) / (H + W)).unsqueeze(0)).contiguous();  // diagonal
+        const auto hole = (xs >= 85) & (xs < 115) & (ys >= 100) & (ys < 130);  // the background
+        const auto body = (xs >= 50) & (xs < 150) & (ys >= 60) & ~hole;  // leaves at the bottom
+        const auto arm = (xs >= 150) & (ys >= 80) & (ys < 95);            // and at the right
+        const auto armColour = shadeAt(0.1).flatten();
+        c.paint(body, {0.55f, 0.15f, 0.2f});
+        c.paint(arm, {armColour[0].item<float>(), armColour[1].item<float>(), armColour[2].item<float>()});
+
+        const auto truth = body | arm;
+        const auto iouOf = [&](const torch::Tensor& mask) {
+            return (mask & truth).sum().item<double>() / (mask | truth).sum().item<double>();
+        };
+        const auto background = evenBackground(c.rgb);
+        QVERIFY2(background.even(), std::to_string(background.spread).c_str());
+        QVERIFY(!background.flat());
+        QVERIFY(!plainBackground(c.rgb));  // `auto` takes the learned remover, completed
+        const auto mask = classicalMask(c.rgb) >= 0.5;
+        QVERIFY2(iouOf(mask) > 0.98, std::to_string(iouOf(mask)).c_str());
+        QVERIFY(mask[87][190].item<bool>());  // the arm
+        QVERIFY(!mask[5][5].item<bool>());    // the corners of the background
+        QVERIFY(!mask[235][195].item<bool>());
+
+        // A learned mask that misses the arm and fills the hole.
+        const MaskPredictor bodyOnly = [&](const torch::Tensor&) { return (body | hole).to(torch::kFloat32); };
+        const auto subject = extractSubject(c.rgb, false, bodyOnly, MaskSource::U2NetP, 0.002, "gradient");
+        const auto completed = subject.region > 0;
+        QVERIFY2(iouOf(completed) > 0.98, std::to_string(iouOf(completed)).c_str());
+        QVERIFY(!completed[115][100].item<bool>());
+
+        Canvas flat(H, W);
+        flat.paint(torch::ones({H, W}, torch::kBool), {0.3f, 0.6f, 0.35f});
+        flat.paint(body, {0.55f, 0.15f, 0.2f});
+        QVERIFY(evenBackground(flat.rgb).flat());
+        QVERIFY(!plainBackground(flat.rgb));  // the body covers too much of the border
+
+        c.rgb = 0.5 + 0.3 * torch::stack({(xs * 1.7).sin() * (ys * 2.3).cos(), (xs * 0.9).cos(), (ys * 1.3).sin()});
+        QVERIFY(!evenBackground(c.rgb).even());
+    }
+
+    // A part's size counts what it encloses: a chain's ring drawn as an outline (68 px, its
+    // disc 137 px) is a part at a minimum share of 0.6 % (87 px) of a 14 400-px body, a solid
+    // speck of 16 px is not; the ring's inside stays open.
+    void aRingIsAsLargeAsWhatItEncloses() {
+        constexpr std::int64_t H = 180, W = 180;
+        Canvas c(H, W);
+        const auto &xs = c.xs, &ys = c.ys;
+        const auto radius = ((xs - 160).pow(2) + (ys - 20).pow(2)).sqrt();
+        const auto body = (xs >= 20) & (xs < 140) & (ys >= 40) & (ys < 160);
+        const auto ring = (radius >= 4.5) & (radius < 6.5);
+        const auto speck = (xs >= 160) & (xs < 164) & (ys >= 160) & (ys < 164);
+        const auto parts = subjectParts(body | ring | speck, 0.006, 0.0015);
+        QCOMPARE(parts.kept, 2);
+        QCOMPARE(parts.dropped, 1);
+        QCOMPARE(parts.mask[20][155].item<std::uint8_t>(), std::uint8_t{1});  // the ring
+        QCOMPARE(parts.mask[20][160].item<std::uint8_t>(), std::uint8_t{0});  // its inside
+        QCOMPARE(parts.mask[161][161].item<std::uint8_t>(), std::uint8_t{0}); // the speck
     }
 
     // A subject cut by the frame gets a notice naming the edge; one that is not gets none.

@@ -135,7 +135,8 @@ struct RemoverPlan {
 };
 
 // Which remover preprocess uses, from the choice and what is installed.
-// `plain`: the picture is on an even background (plainBackground()) and has no alpha.
+// `plain`: the picture is on a background of one even colour (plainBackground()) and has no
+// alpha.
 RemoverPlan chooseRemover(const CharacterParams& params, bool plain) {
     const auto& dir = params.weightsDir;
     const auto u2netp = removerWeightsFile(RemoverChoice::U2NetP, dir);
@@ -156,12 +157,13 @@ RemoverPlan chooseRemover(const CharacterParams& params, bool plain) {
     case RemoverChoice::Auto:
         break;
     }
-    // On an even background the classical cut-out finds the whole subject best: mask IoU
+    // On one even colour the classical cut-out finds the whole subject best: mask IoU
     // 0.9993 on the knight on white (U²-Netp 0.9965, ISNet 0.9993, both completed by the
     // drawn outline), and it keeps detached parts U²-Netp misses (a potion beside the knight).
     if (plain) return {MaskSource::Classical, {}, ""};
     // Else U²-Netp first: as good as ISNet on the project's samples once the outline completes
-    // them, and ten times faster. ISNet stays one flag away.
+    // them, and ten times faster. ISNet stays one flag away. On a gradient the classical
+    // cut-out completes either (extractSubject): alone it loses a light part inside a glow.
     if (haveU2netp) return {MaskSource::U2NetP, u2netp, ""};
     if (haveIsnet) return {MaskSource::ISNet, isnet, ""};
     return {MaskSource::Classical, {},

@@ -8,6 +8,7 @@
 #include "engine/core/torch_nn.h"
 #include "engine/pipelines/character/detached_parts.h"
 #include "engine/pipelines/character/edge_snap.h"
+#include "engine/pipelines/character/even_background.h"
 #include "engine/pipelines/character/outline_closure.h"
 
 namespace stageload {
@@ -62,6 +63,12 @@ double otsu(const torch::Tensor& values) {
     return threshold;
 }
 
+// What the figure encloses has the background's own colour when its median distance from it
+// is under this, for a border of `spread` (EvenBackground::spread).
+double enclosedTolerance(double spread) {
+    return std::max(kEnclosedContrast, 2.0 * spread);
+}
+
 // The 4-connected regions of `on` pixels, and which of them touch the picture's border.
 struct PixelRegions : Regions {
     std::vector<char> touchesBorder;  ///< per label
@@ -109,21 +116,6 @@ void keepGroundShadows(std::uint8_t* sh, const std::uint8_t* fg, std::int64_t h,
     }
     for (std::int64_t i = 0; i < h * w; ++i)
         if (sh[i] && !ground[regions.labels[i]]) sh[i] = 0;
-}
-
-// The picture's outermost pixels (a ring 1 % of the short side wide), [3, N].
-torch::Tensor borderPixels(const torch::Tensor& rgb) {
-    const auto h = rgb.size(1), w = rgb.size(2);
-    const auto ring = std::max<std::int64_t>(2, std::min(h, w) / 100);
-    return torch::cat({rgb.slice(1, 0, ring).reshape({3, -1}), rgb.slice(1, h - ring, h).reshape({3, -1}),
-                       rgb.slice(2, 0, ring).reshape({3, -1}), rgb.slice(2, w - ring, w).reshape({3, -1})},
-                      1);
-}
-
-// How far the border's colours stray from `background` ([3,1]): the 95th percentile of their
-// distances, 0..1.
-double borderSpread(const torch::Tensor& border, const torch::Tensor& background) {
-    return colourDistance(border, background).quantile(0.95).item<double>();
 }
 
 // Whether the background just outside `foreground` ([H,W] uint8; a ring 2-4 px out) is clean:
@@ -236,8 +228,8 @@ torch::Tensor withoutGroundShadows(const torch::Tensor& rgb, const torch::Tensor
 }  // namespace
 
 bool plainBackground(const torch::Tensor& rgb) {
-    const auto border = borderPixels(rgb);
-    return borderSpread(border, std::get<0>(border.median(1)).view({3, 1})) < 0.02;
+    const auto background = evenBackground(rgb);
+    return background.even() && background.flat();
 }
 
 bool alphaIsMeaningful(const torch::Tensor& alpha) {
@@ -249,10 +241,8 @@ bool alphaIsMeaningful(const torch::Tensor& alpha) {
 
 torch::Tensor classicalMask(const torch::Tensor& rgb) {
     const auto h = rgb.size(1), w = rgb.size(2);
-    const auto border = borderPixels(rgb);
-    auto background = std::get<0>(border.median(1)).view({3, 1, 1});
+    const auto [background, spread] = evenBackground(rgb);
     auto distance = colourDistance(rgb, background);
-    const double spread = borderSpread(border, background.view({3, 1}));
     auto foreground = lightParts(distance, std::max(0.06, otsu(distance)), spread);
 
     // A ground or contact shadow only darkens the background, every channel by about the same
@@ -268,7 +258,7 @@ torch::Tensor classicalMask(const torch::Tensor& rgb) {
     // background and fall under the threshold, but the subject's outline encloses them. What
     // the outline encloses is subject unless it has the background's own colour (a gap
     // between an arm and the body); "own colour" allows for the border's noise or gradient.
-    const double tolerance = std::max(kEnclosedContrast, 2.0 * spread);
+    const double tolerance = enclosedTolerance(spread);
     std::vector<std::uint8_t> open(std::size_t(h * w));  // background, or a shadow on it
     auto* fg = foreground.data_ptr<std::uint8_t>();
     auto* sh = shadow.data_ptr<std::uint8_t>();
@@ -304,25 +294,35 @@ torch::Tensor refineMask(const torch::Tensor& rgb, const torch::Tensor& mask) {
 SubjectParts subjectParts(const torch::Tensor& binary, double minShare, double holeFraction) {
     const auto h = binary.size(0), w = binary.size(1);
     auto on = binary.to(torch::kUInt8).contiguous();
-    const auto regions = regionsOf(on.data_ptr<std::uint8_t>(), h, w);
-    const auto& labels = regions.labels;
-    const auto& sizes = regions.sizes;
+    const auto* in = on.data_ptr<std::uint8_t>();
     SubjectParts parts;
     parts.mask = torch::zeros({h, w}, torch::kUInt8);
-    if (sizes.size() <= 1) return parts;
-    std::int64_t total = 0;
-    for (std::size_t id = 1; id < sizes.size(); ++id) total += sizes[id];
-    // The largest region is always kept, whatever the share asks.
+    const auto total = on.sum().item<std::int64_t>();
+    if (total == 0) return parts;
+    // A part's size counts what it encloses: a chain's ring drawn as an outline is as large
+    // as its disc (a ring inside a ring is one part with it).
+    std::vector<std::uint8_t> filled(std::size_t(h * w));
+    for (std::int64_t i = 0; i < h * w; ++i) filled[i] = !in[i];
+    const auto enclosed = regionsOf(filled.data(), h, w);
+    for (std::int64_t i = 0; i < h * w; ++i)
+        filled[i] = in[i] || (enclosed.labels[i] && !enclosed.touchesBorder[enclosed.labels[i]]);
+    const auto regions = regionsOf(filled.data(), h, w);
+    const auto& labels = regions.labels;
+    const auto& sizes = regions.sizes;
+    // The largest part is always kept, whatever the share asks.
     const auto largest = *std::max_element(sizes.begin() + 1, sizes.end());
     const double limit = std::min(minShare * static_cast<double>(total), static_cast<double>(largest));
     std::vector<char> keep(sizes.size(), 0);
-    std::int64_t keptArea = 0;
     for (std::size_t id = 1; id < sizes.size(); ++id) {
         keep[id] = static_cast<double>(sizes[id]) >= limit;
-        keep[id] ? (++parts.kept, keptArea += sizes[id]) : ++parts.dropped;
+        keep[id] ? ++parts.kept : ++parts.dropped;
     }
     auto* o = parts.mask.data_ptr<std::uint8_t>();
-    for (std::int64_t i = 0; i < h * w; ++i) o[i] = keep[labels[i]];
+    std::int64_t keptArea = 0;
+    for (std::int64_t i = 0; i < h * w; ++i) {
+        o[i] = in[i] && keep[labels[i]];
+        keptArea += o[i];
+    }
     // Holes: background regions that do not touch the picture's border.
     std::vector<std::uint8_t> off(std::size_t(h * w));
     for (std::int64_t i = 0; i < h * w; ++i) off[i] = !o[i];
@@ -346,6 +346,39 @@ std::vector<std::string> edgesTouched(const torch::Tensor& region) {
     return edges;
 }
 
+namespace {
+
+// The classical cut-out as a soft mask, its edge refined at full resolution.
+torch::Tensor classicalSoftMask(const torch::Tensor& rgb) {
+    return refineMask(rgb, gaussianBlur(classicalMask(rgb), 1.0));
+}
+
+// A learned remover's soft mask completed by the classical cut-out's on an even `background`:
+// their union, less what only the learned remover takes in the background's own colour
+// (each such region's median distance from it under enclosedTolerance: the gap between the
+// legs or a ring's inside, which a learned remover tends to fill). What only it takes in
+// another colour stays: a light part inside a glow, which the classical cut-out leaves out.
+torch::Tensor completedByClassical(const torch::Tensor& rgb, const torch::Tensor& learnedSoft,
+                                   const EvenBackground& background) {
+    const auto classical = classicalSoftMask(rgb);
+    auto onlyLearned = ((learnedSoft >= 0.5) & (classical < 0.5)).to(torch::kUInt8).contiguous();
+    const auto h = onlyLearned.size(0), w = onlyLearned.size(1);
+    auto* o = onlyLearned.data_ptr<std::uint8_t>();
+    const auto regions = regionsOf(o, h, w);
+    const auto distance = colourDistance(rgb, background.colour);
+    const auto* d = distance.data_ptr<float>();
+    std::vector<std::vector<float>> values(regions.sizes.size());
+    for (std::int64_t i = 0; i < h * w; ++i)
+        if (regions.labels[i]) values[regions.labels[i]].push_back(d[i]);
+    const auto tolerance = enclosedTolerance(background.spread);
+    std::vector<char> backgroundColour(values.size(), 0);
+    for (std::size_t id = 1; id < values.size(); ++id) backgroundColour[id] = median(values[id]) <= tolerance;
+    for (std::int64_t i = 0; i < h * w; ++i) o[i] = backgroundColour[regions.labels[i]];
+    return torch::where(onlyLearned.to(torch::kBool), classical, torch::max(learnedSoft, classical));
+}
+
+}  // namespace
+
 Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredictor& learned,
                        MaskSource learnedSource, double minPartShare, const std::string& name) {
     torch::NoGradGuard noGrad;
@@ -358,11 +391,16 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
         s.source = MaskSource::Alpha;
     } else if (learned) {
         soft = snapToColourEdge(rgb, closeByOutline(rgb, withoutGroundShadows(rgb, refineMask(rgb, learned(rgb)))));
+        // On an even background (a gradient, under `auto`) the classical cut-out finds what the
+        // learned remover misses: a part close to the background's colour where it lies, a
+        // hat, a head, a body cut by the frame.
+        if (const auto background = evenBackground(rgb); background.even())
+            soft = completedByClassical(rgb, soft, background);
         const auto minArea = static_cast<std::int64_t>(minPartShare * (soft >= 0.5).sum().item<double>());
         soft = addDetachedParts(rgb, soft, std::max<std::int64_t>(16, minArea));
         s.source = learnedSource;
     } else {
-        soft = refineMask(rgb, gaussianBlur(classicalMask(rgb), 1.0));
+        soft = classicalSoftMask(rgb);
         s.source = MaskSource::Classical;
     }
     // The artist's alpha is taken as it is; a computed mask's pinholes (a highlight of the

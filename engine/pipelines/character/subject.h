@@ -1,9 +1,9 @@
 #pragma once
-// Finding the character in the picture: the alpha channel when it is
-// meaningful, else a learned background remover (completed by the figure's drawn outline, its edge then
-// snapped onto the picture's),
-// else a classical cut-out from the border colour; edges refined at full resolution; every part of it kept (a held item, a floating
-// orb), specks dropped; cropped to the subject with a margin.
+// Finding the character in the picture: the alpha channel when it is meaningful, else a
+// learned background remover (completed by the figure's drawn outline, its edge then snapped
+// onto the picture's, and on an even background by the classical cut-out), else a classical
+// cut-out from the border's colour; edges refined at full resolution; every part of it kept
+// (a held item, a floating orb), specks dropped; cropped to the subject with a margin.
 
 #include <functional>
 #include <string>
@@ -41,22 +41,27 @@ struct SubjectParts {
 /// transparent, some clearly opaque.
 bool alphaIsMeaningful(const torch::Tensor& alpha);
 
-/// Foreground where colours differ from the border's (median) colour, threshold by Otsu, plus
+/// Foreground where colours differ from the background read off the border (evenBackground:
+/// its median colour, or the smooth shade of a gradient), threshold by Otsu, plus
 /// every region the foreground encloses that does not have the background's colour, less the
 /// shadows (an even darkening of the background) that join the background.
 torch::Tensor classicalMask(const torch::Tensor& rgb);
 
-/// True when the picture's border is one even colour (95 % of its pixels within 2 % of the
-/// median): the background a classical cut-out separates best, detached parts included.
+/// True when the picture's background is one even colour: 95 % of the border's pixels within
+/// 0.02 of its median colour. The background a classical cut-out separates best, detached
+/// parts included. (On a gradient, evenBackground, the classical cut-out completes a learned
+/// remover's mask.)
 bool plainBackground(const torch::Tensor& rgb);
 
 /// Guided filter (He et al.) of `mask` with the picture's luminance as guide: soft edges that
 /// follow the picture's edges at full resolution.
 torch::Tensor refineMask(const torch::Tensor& rgb, const torch::Tensor& mask);
 
-/// The 4-connected regions of `binary` (bool/uint8 [H,W]) whose area is at least `minShare`
-/// (0..1) of all the regions' area together, with the holes smaller than `holeFraction` of
-/// the kept area filled (holes that touch the picture's border are background, not holes).
+/// The 4-connected regions of `binary` (bool/uint8 [H,W]) whose area, with what they enclose
+/// (a ring's inside), is at least `minShare` (0..1) of all the regions' area together, with
+/// the holes smaller than `holeFraction` of the kept area filled (holes that touch the
+/// picture's border are background, not holes). A region inside another's hole is one part
+/// with it.
 SubjectParts subjectParts(const torch::Tensor& binary, double minShare, double holeFraction);
 
 /// The picture's edges (see Subject::cutAt) that `region` ([H,W]) has pixels on.
