@@ -898,7 +898,8 @@ private slots:
     // and so is one only a shade off the background (under the lower threshold); a gap of the
     // background's own colour stays a hole, and a ground shadow (the background darkened) is
     // not subject, while a grey part drawn without an outline (the background darkened too,
-    // but not where a ground shadow lies) is.
+    // but not where a ground shadow lies) is, and so is a round grey hand held low (a ground
+    // shadow lies flat).
     void classicalCutOutKeepsEnclosedPartsAndLeavesHolesAndShadows() {
         constexpr std::int64_t H = 240, W = 200;
         const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
@@ -917,6 +918,7 @@ private slots:
         paint(disc(100, 110, 18), ink);
         paint(disc(100, 110, 13), bg);  // a hole: the background seen through the figure
         paint(disc(172, 28, 14), {0.6f, 0.6f, 0.6f});  // a grey orb above, 39 % darker
+        paint(disc(30, 160, 10), {0.6f, 0.6f, 0.6f});  // a grey hand held low
         paint(disc(40, 40, 16), ink);
         paint(disc(40, 40, 13), {0.95f, 0.955f, 0.94f});  // a head a shade off the background
         const auto mask = classicalMask(rgb);
@@ -929,6 +931,7 @@ private slots:
         QCOMPARE(mask[110][37].item<float>(), 1.0f);   // the outline
         QCOMPARE(mask[28][172].item<float>(), 1.0f);   // the grey orb
         QCOMPARE(mask[16][172].item<float>(), 1.0f);
+        QCOMPARE(mask[160][30].item<float>(), 1.0f);   // the grey hand
     }
 
     // On a clean (lossless) flat background, a part drawn a shade off it without an outline (a

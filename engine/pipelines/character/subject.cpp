@@ -32,6 +32,8 @@ constexpr double kHardEdge = 0.25;
 // from the background's (0..1), and twice the border's spread: a body a shade off a flat
 // background (under the lower threshold) is, an enclosed gap of the background's colour is not.
 constexpr double kEnclosedContrast = 0.015;
+// A ground shadow lies flat: at least this many times as wide as tall.
+constexpr double kShadowAspect = 1.5;
 // A ground shadow in an artist's alpha: less opaque than this, darker (luma) than this.
 constexpr double kShadowAlpha = 0.75;
 constexpr double kShadowLuma = 0.25;
@@ -84,9 +86,10 @@ PixelRegions regionsOf(const std::uint8_t* on, std::int64_t h, std::int64_t w) {
 // Keeps, of the shadow-like pixels `sh` (the background darkened evenly), the regions where a
 // ground shadow lies: those that touch the picture's border (the background's own shading, or
 // a shadow running out of the picture), and those low in the figure or under it (their centre
-// in the lowest quarter of the rows the rest of the subject spans, or below) and at least as
-// wide as tall. A grey part drawn without an outline (a helmet, a hammer's head, a robot's
-// arm) darkens a white background evenly too, and anywhere else it is subject. `fg`: the
+// in the lowest quarter of the rows the rest of the subject spans, or below) and kShadowAspect
+// times as wide as tall (the ground is seen at a grazing angle). A grey part drawn without an
+// outline (a helmet, a hammer's head, a robot's arm, a hand held low) darkens a white
+// background evenly too, and anywhere else it is subject. `fg`: the
 // pixels unlike the background. Without any other subject pixel, only the regions at the
 // border are shadows; with `atBorder` false, not even those (an artist's alpha has no
 // background of its own to shade).
@@ -111,7 +114,7 @@ void keepGroundShadows(std::uint8_t* sh, const std::uint8_t* fg, std::int64_t h,
     for (std::size_t id = 1; id < n; ++id) {
         const double centre = rows[id] / static_cast<double>(regions.sizes[id]);
         const bool low = bottom >= 0 && centre >= static_cast<double>(top) + 0.75 * static_cast<double>(bottom - top);
-        const bool flat = x1[id] - x0[id] >= y1[id] - y0[id];
+        const bool flat = static_cast<double>(x1[id] - x0[id]) >= kShadowAspect * static_cast<double>(y1[id] - y0[id]);
         ground[id] = (atBorder && regions.touchesBorder[id]) || (low && flat);
     }
     for (std::int64_t i = 0; i < h * w; ++i)
