@@ -95,8 +95,8 @@ torch::Tensor borderPixels(const torch::Tensor& image) {
 EvenBackground evenBackground(const torch::Tensor& rgbIn) {
     const auto rgb = rgbIn.to(torch::kFloat32);
     const auto border = borderPixels(rgb);
-    const auto median = std::get<0>(border.median(1)).view({3, 1});
-    EvenBackground flat{median.view({3, 1, 1}), wholeBorderSpread(border, median)};
+    const auto colour = std::get<0>(border.median(1)).view({3, 1});
+    EvenBackground flat{colour.view({3, 1, 1}), wholeBorderSpread(border, colour)};
     // Where most of the border is the median colour, what strays is local (a figure, a
     // shadow or a blob crossing the frame): no shade explains it.
     if (flat.spread < kEvenBackgroundSpread || mostBorderSpread(rgb, flat.colour) < kEvenBackgroundSpread)
