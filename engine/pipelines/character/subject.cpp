@@ -243,8 +243,12 @@ bool alphaIsMeaningful(const torch::Tensor& alpha) {
 }
 
 torch::Tensor classicalMask(const torch::Tensor& rgb) {
+    return classicalMask(rgb, evenBackground(rgb));
+}
+
+torch::Tensor classicalMask(const torch::Tensor& rgb, const EvenBackground& even) {
     const auto h = rgb.size(1), w = rgb.size(2);
-    const auto [background, spread] = evenBackground(rgb);
+    const auto& [background, spread] = even;
     auto distance = colourDistance(rgb, background);
     auto foreground = lightParts(distance, std::max(0.06, otsu(distance)), spread);
 
@@ -352,8 +356,8 @@ std::vector<std::string> edgesTouched(const torch::Tensor& region) {
 namespace {
 
 // The classical cut-out as a soft mask, its edge refined at full resolution.
-torch::Tensor classicalSoftMask(const torch::Tensor& rgb) {
-    return refineMask(rgb, gaussianBlur(classicalMask(rgb), 1.0));
+torch::Tensor classicalSoftMask(const torch::Tensor& rgb, const EvenBackground& background) {
+    return refineMask(rgb, gaussianBlur(classicalMask(rgb, background), 1.0));
 }
 
 // A learned remover's soft mask completed by the classical cut-out's on an even `background`:
@@ -363,7 +367,7 @@ torch::Tensor classicalSoftMask(const torch::Tensor& rgb) {
 // another colour stays: a light part inside a glow, which the classical cut-out leaves out.
 torch::Tensor completedByClassical(const torch::Tensor& rgb, const torch::Tensor& learnedSoft,
                                    const EvenBackground& background) {
-    const auto classical = classicalSoftMask(rgb);
+    const auto classical = classicalSoftMask(rgb, background);
     auto onlyLearned = ((learnedSoft >= 0.5) & (classical < 0.5)).to(torch::kUInt8).contiguous();
     const auto h = onlyLearned.size(0), w = onlyLearned.size(1);
     auto* o = onlyLearned.data_ptr<std::uint8_t>();
@@ -403,7 +407,7 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
         soft = addDetachedParts(rgb, soft, std::max<std::int64_t>(16, minArea));
         s.source = learnedSource;
     } else {
-        soft = classicalSoftMask(rgb);
+        soft = classicalSoftMask(rgb, evenBackground(rgb));
         s.source = MaskSource::Classical;
     }
     // The artist's alpha is taken as it is; a computed mask's pinholes (a highlight of the

@@ -12,6 +12,7 @@
 #include "engine/core/torch_core.h"
 
 #include "engine/pipelines/character/character_run.h"
+#include "engine/pipelines/character/even_background.h"
 
 namespace stageload {
 
@@ -46,6 +47,8 @@ bool alphaIsMeaningful(const torch::Tensor& alpha);
 /// every region the foreground encloses that does not have the background's colour, less the
 /// shadows (an even darkening of the background) that join the background.
 torch::Tensor classicalMask(const torch::Tensor& rgb);
+/// The same against a background already read off the border (evenBackground(rgb)).
+torch::Tensor classicalMask(const torch::Tensor& rgb, const EvenBackground& background);
 
 /// True when the picture's background is one even colour: 95 % of the border's pixels within
 /// 0.02 of its median colour. The background a classical cut-out separates best, detached
