@@ -29,8 +29,8 @@ enum class LoadMode { Staged, Eager };
 
 /// Which background remover preprocess uses when the picture has no meaningful alpha. Auto:
 /// the classical cut-out on a background of one even colour; else U²-Netp when installed,
-/// else ISNet when installed (either completed by the classical cut-out on a gradient), else
-/// the classical cut-out with a notice.
+/// else ISNet when installed (either completed by the classical cut-out on a gradient or
+/// blurred blobs), else the classical cut-out with a notice.
 /// Asking for a learned one that is not installed is an error.
 enum class RemoverChoice { Auto, U2NetP, ISNet, Classical };
 
@@ -63,7 +63,7 @@ template <>
 struct ChoiceTable<RemoverChoice> {
     static constexpr ChoiceSetting setting{"remover", "--remover"};
     static constexpr std::array<Choice<RemoverChoice>, 4> all{{
-        {RemoverChoice::Auto, "auto", "classical on one even colour, else U²-Netp or ISNet, whichever is installed (on a gradient, completed by classical)"},
+        {RemoverChoice::Auto, "auto", "classical on one even colour, else U²-Netp or ISNet, whichever is installed (on a gradient or blurred blobs, completed by classical)"},
         {RemoverChoice::U2NetP, "u2netp", "U²-Netp (small, fast)"},
         {RemoverChoice::ISNet, "isnet", "ISNet (sharper edges, slower)"},
         {RemoverChoice::Classical, "classical", "the border-colour cut-out, no weights"},

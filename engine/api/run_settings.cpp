@@ -38,8 +38,8 @@ constexpr RunFieldInfo kFields[] = {
      "Where LibTorch runs: cpu, cuda or mps (where this build has it)", {}},
     {RunField::Remover, "remover", "--remover", "Background",
      "Background removal when the picture has no alpha: auto (the classical cut-out on one even "
-     "colour, else U²-Netp or ISNet, whichever is installed, on a gradient completed by the "
-     "classical cut-out), u2netp, isnet, classical", {}},
+     "colour, else U²-Netp or ISNet, whichever is installed, on a gradient or blurred blobs "
+     "completed by the classical cut-out), u2netp, isnet, classical", {}},
     {RunField::Threads, "threads", "--threads", "Threads", "LibTorch threads (0: all cores)",
      {0, 1024, 1, 0}},
 };

@@ -11,8 +11,8 @@
 namespace stageload {
 namespace {
 
-// The background's cells: this share of the picture's long side across, at least 8 px.
-constexpr double kCellShare = 1.0 / 32.0;
+// The background's first, rough estimate: cells this share of the picture's long side across.
+constexpr double kRoughCellShare = 1.0 / 8.0;
 // A cell is measured when at least this share of its pixels are background.
 constexpr double kMeasuredShare = 0.25;
 // A figure's part differs from the background by at least this (colour distance, 0..1) ...
@@ -43,6 +43,39 @@ torch::Tensor withHoles(const torch::Tensor& on) {
     return filled.to(torch::kBool);
 }
 
+// What lies within reach of the mask of `soft` [H,W] (a pixel or two of its edge, a glow):
+// left out of the background's estimate. [H,W] bool.
+torch::Tensor maskReach(const torch::Tensor& soft) {
+    const auto reach = std::max<std::int64_t>(3, std::max(soft.size(0), soft.size(1)) / 100);
+    return dilate((soft >= 0.5).to(torch::kFloat32), reach) > 0.5;
+}
+
+// The smooth background (smoothBackground) beside what `near` [H,W] bool covers.
+struct BackgroundEstimate {
+    torch::Tensor background;  // [3,H,W]
+    torch::Tensor residual;    // [H,W] each pixel's colourDistance from it
+    torch::Tensor from;        // [H,W] bool, the pixels it was estimated from
+    double threshold = 0.0;    // noiseFloor over them: what stands out
+};
+// Estimated twice: roughly in large cells, then in smoothBackground's own from what does not
+// stand out of the rough estimate (a part as wide as a small cell would pull the estimate
+// towards its own colour, and not stand out of it). Empty when too little of the picture is
+// left to estimate from.
+std::optional<BackgroundEstimate> backgroundBeside(const torch::Tensor& rgb, const torch::Tensor& near) {
+    std::optional<BackgroundEstimate> estimate;
+    auto excluded = near;
+    for (const auto cellShare : {kRoughCellShare, kBackgroundCellShare}) {
+        auto background = smoothBackground(rgb, excluded, cellShare);
+        if (!background.defined()) return std::nullopt;
+        auto residual = colourDistance(rgb, background);
+        const auto noise = noiseFloor(residual, ~excluded);
+        if (!noise) return std::nullopt;
+        estimate = BackgroundEstimate{background, residual, ~excluded, *noise};
+        excluded = near | (dilate(withHoles(residual > *noise).to(torch::kFloat32), 2) > 0.5);
+    }
+    return estimate;
+}
+
 }  // namespace
 
 torch::Tensor darkenedEvenly(const torch::Tensor& rgb, const torch::Tensor& background) {
@@ -59,11 +92,11 @@ std::optional<double> noiseFloor(const torch::Tensor& residual, const torch::Ten
     return std::max(kMinContrast, kNoiseFactor * measured.quantile(0.95).item<double>());
 }
 
-torch::Tensor smoothBackground(const torch::Tensor& rgbIn, const torch::Tensor& maskIn) {
+torch::Tensor smoothBackground(const torch::Tensor& rgbIn, const torch::Tensor& maskIn, double cellShare) {
     const auto rgb = rgbIn.to(torch::kFloat32).contiguous();
     const auto mask = maskIn.to(torch::kUInt8).contiguous();
     const auto h = rgb.size(1), w = rgb.size(2);
-    const auto cell = std::max<double>(8.0, kCellShare * static_cast<double>(std::max(h, w)));
+    const auto cell = std::max<double>(8.0, cellShare * static_cast<double>(std::max(h, w)));
     const auto gh = std::max<std::int64_t>(1, std::llround(static_cast<double>(h) / cell));
     const auto gw = std::max<std::int64_t>(1, std::llround(static_cast<double>(w) / cell));
     auto coarse = torch::zeros({3, gh, gw});
@@ -92,6 +125,17 @@ torch::Tensor smoothBackground(const torch::Tensor& rgbIn, const torch::Tensor& 
     return resizeTensor(pushPullFill(coarse, weight), h, w).contiguous();
 }
 
+EvenBackground backgroundBehind(const torch::Tensor& rgbIn, const torch::Tensor& soft) {
+    torch::NoGradGuard noGrad;
+    const auto rgb = rgbIn.to(torch::kFloat32).contiguous();
+    const auto estimate = backgroundBeside(rgb, maskReach(soft));
+    if (!estimate) return {};
+    auto measured = estimate->residual.masked_select(estimate->from);
+    if (measured.numel() > kMaxNoiseSamples)
+        measured = measured.slice(0, 0, measured.numel(), measured.numel() / kMaxNoiseSamples + 1);
+    return {estimate->background, measured.quantile(0.95).item<double>()};
+}
+
 torch::Tensor addDetachedParts(const torch::Tensor& rgbIn, const torch::Tensor& soft, std::int64_t minArea) {
     torch::NoGradGuard noGrad;
     const auto rgb = rgbIn.to(torch::kFloat32).contiguous();
@@ -99,22 +143,12 @@ torch::Tensor addDetachedParts(const torch::Tensor& rgbIn, const torch::Tensor& 
     const auto mask = (soft >= 0.5).to(torch::kFloat32);
     const auto maskArea = mask.sum().item<double>();
     if (maskArea == 0) return soft;
-    const auto reach = std::max<std::int64_t>(3, std::max(h, w) / 100);
-    const auto near = dilate(mask, reach) > 0.5;
-    // Twice: a part as large as a cell pulls the first estimate towards its own colour, so
-    // what stands out from the first is left out of the second.
-    torch::Tensor background, residual;
-    double threshold = kMinContrast;
-    auto excluded = near;
-    for (int pass = 0; pass < 2; ++pass) {
-        background = smoothBackground(rgb, excluded);
-        if (!background.defined()) return soft;
-        residual = colourDistance(rgb, background);
-        const auto noise = noiseFloor(residual, ~excluded);
-        if (!noise) return soft;
-        threshold = *noise;
-        excluded = near | (dilate(withHoles(residual > threshold).to(torch::kFloat32), 2) > 0.5);
-    }
+    const auto near = maskReach(soft);
+    const auto estimate = backgroundBeside(rgb, near);
+    if (!estimate) return soft;
+    const auto& background = estimate->background;
+    const auto& residual = estimate->residual;
+    const auto threshold = estimate->threshold;
 
     // Shadows darken the background, every channel by about the same factor.
     const auto shade = darkenedEvenly(rgb, background).to(torch::kUInt8).contiguous();

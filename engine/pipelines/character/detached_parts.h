@@ -10,14 +10,27 @@
 #include <optional>
 
 #include "engine/core/torch_core.h"
+#include "engine/pipelines/character/even_background.h"
 
 namespace stageload {
 
+/// smoothBackground's cells: this share of the picture's long side across.
+inline constexpr double kBackgroundCellShare = 1.0 / 32.0;
+
 /// The background behind `rgb` [3,H,W] where `mask` [H,W] (1 = subject) is not: the median
-/// colour of the unmasked pixels in cells about 1/32 of the long side across, cells with too
-/// few of them filled from their neighbours, and the whole grown smoothly to the picture's
-/// size. [3,H,W].
-torch::Tensor smoothBackground(const torch::Tensor& rgb, const torch::Tensor& mask);
+/// colour of the unmasked pixels in cells `cellShare` of the long side across (at least 8 px),
+/// cells with too few of them filled from their neighbours, and the whole grown smoothly to
+/// the picture's size. [3,H,W].
+torch::Tensor smoothBackground(const torch::Tensor& rgb, const torch::Tensor& mask,
+                               double cellShare = kBackgroundCellShare);
+
+/// The background behind a figure whose remover's mask is `soft` [H,W] (0..1), estimated from
+/// what lies beyond its reach: smoothBackground, first in cells 1/8 of the long side across,
+/// then in its own from what does not stand out of that rough estimate; with the spread of
+/// what it was estimated from about it (the 95th percentile of their colour distances). Even
+/// on blurred blobs of colour as on a gradient; not on noise or texture. Spread 1 when too
+/// little of the picture is left.
+EvenBackground backgroundBehind(const torch::Tensor& rgb, const torch::Tensor& soft);
 
 /// The least contrast that stands clear of the background's own noise: 0.08 (colour distance,
 /// 0..1), or 2.5 times the 95th percentile of `residual` [H,W] (each pixel's colourDistance

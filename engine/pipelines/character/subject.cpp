@@ -400,9 +400,11 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
         soft = snapToColourEdge(rgb, closeByOutline(rgb, withoutGroundShadows(rgb, refineMask(rgb, learned(rgb)))));
         // On an even background (a gradient, under `auto`) the classical cut-out finds what the
         // learned remover misses: a part close to the background's colour where it lies, a
-        // hat, a head, a body cut by the frame.
-        if (const auto background = evenBackground(rgb); background.even())
-            soft = completedByClassical(rgb, soft, background);
+        // hat, a head, a body cut by the frame. So it does on one as smooth behind the
+        // learned mask (blurred blobs of colour), measured against the background beside it.
+        auto background = evenBackground(rgb);
+        if (!background.even()) background = backgroundBehind(rgb, soft);
+        if (background.even()) soft = completedByClassical(rgb, soft, background);
         const auto minArea = static_cast<std::int64_t>(minPartShare * (soft >= 0.5).sum().item<double>());
         soft = addDetachedParts(rgb, soft, std::max<std::int64_t>(16, minArea));
         s.source = learnedSource;

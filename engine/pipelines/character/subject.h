@@ -1,9 +1,9 @@
 #pragma once
 // Finding the character in the picture: the alpha channel when it is meaningful, else a
 // learned background remover (completed by the figure's drawn outline, its edge then snapped
-// onto the picture's, and on an even background by the classical cut-out), else a classical
-// cut-out from the border's colour; edges refined at full resolution; every part of it kept
-// (a held item, a floating orb), specks dropped; cropped to the subject with a margin.
+// onto the picture's, and on an even or smooth background by the classical cut-out), else a
+// classical cut-out from the border's colour; edges refined at full resolution; every part of
+// it kept (a held item, a floating orb), specks dropped; cropped to the subject with a margin.
 
 #include <functional>
 #include <string>
@@ -52,8 +52,8 @@ torch::Tensor classicalMask(const torch::Tensor& rgb, const EvenBackground& back
 
 /// True when the picture's background is one even colour: 95 % of the border's pixels within
 /// 0.02 of its median colour. The background a classical cut-out separates best, detached
-/// parts included. (On a gradient, evenBackground, the classical cut-out completes a learned
-/// remover's mask.)
+/// parts included. (On a gradient, evenBackground, or on blurred blobs, backgroundBehind, the
+/// classical cut-out completes a learned remover's mask.)
 bool plainBackground(const torch::Tensor& rgb);
 
 /// Guided filter (He et al.) of `mask` with the picture's luminance as guide: soft edges that
