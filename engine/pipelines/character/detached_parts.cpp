@@ -43,6 +43,16 @@ torch::Tensor withHoles(const torch::Tensor& on) {
     return filled.to(torch::kBool);
 }
 
+// The 95th percentile of `residual` [H,W] over the pixels where `where` [H,W] bool is set (at
+// most kMaxNoiseSamples of them, evenly spaced); empty under kMinNoiseSamples.
+std::optional<double> mostStray(const torch::Tensor& residual, const torch::Tensor& where) {
+    auto measured = residual.masked_select(where);
+    if (measured.numel() < kMinNoiseSamples) return std::nullopt;
+    if (measured.numel() > kMaxNoiseSamples)
+        measured = measured.slice(0, 0, measured.numel(), measured.numel() / kMaxNoiseSamples + 1);
+    return measured.quantile(0.95).item<double>();
+}
+
 // What lies within reach of the mask of `soft` [H,W] (a pixel or two of its edge, a glow):
 // left out of the background's estimate. [H,W] bool.
 torch::Tensor maskReach(const torch::Tensor& soft) {
@@ -85,11 +95,9 @@ torch::Tensor darkenedEvenly(const torch::Tensor& rgb, const torch::Tensor& back
 }
 
 std::optional<double> noiseFloor(const torch::Tensor& residual, const torch::Tensor& where) {
-    auto measured = residual.masked_select(where);
-    if (measured.numel() < kMinNoiseSamples) return std::nullopt;
-    if (measured.numel() > kMaxNoiseSamples)
-        measured = measured.slice(0, 0, measured.numel(), measured.numel() / kMaxNoiseSamples + 1);
-    return std::max(kMinContrast, kNoiseFactor * measured.quantile(0.95).item<double>());
+    const auto strays = mostStray(residual, where);
+    if (!strays) return std::nullopt;
+    return std::max(kMinContrast, kNoiseFactor * *strays);
 }
 
 torch::Tensor smoothBackground(const torch::Tensor& rgbIn, const torch::Tensor& maskIn, double cellShare) {
@@ -130,10 +138,9 @@ EvenBackground backgroundBehind(const torch::Tensor& rgbIn, const torch::Tensor&
     const auto rgb = rgbIn.to(torch::kFloat32).contiguous();
     const auto estimate = backgroundBeside(rgb, maskReach(soft));
     if (!estimate) return {};
-    auto measured = estimate->residual.masked_select(estimate->from);
-    if (measured.numel() > kMaxNoiseSamples)
-        measured = measured.slice(0, 0, measured.numel(), measured.numel() / kMaxNoiseSamples + 1);
-    return {estimate->background, measured.quantile(0.95).item<double>()};
+    const auto spread = mostStray(estimate->residual, estimate->from);
+    if (!spread) return {};
+    return {estimate->background, *spread};
 }
 
 torch::Tensor addDetachedParts(const torch::Tensor& rgbIn, const torch::Tensor& soft, std::int64_t minArea) {
