@@ -721,7 +721,7 @@ private slots:
         Canvas c(H, W);
         const auto &xs = c.xs, &ys = c.ys;
         torch::manual_seed(3);
-        c.rgb = (torch::stack({0.55f + 0.2f * ys / H, 0.65f + 0.1f * xs / W, 0.45f + 0.0f * xs}) +
+        c.rgb = (torch::stack({0.55f + 0.2f * ys / H, 0.65f + 0.1f * xs / W, torch::full({H, W}, 0.45f)}) +
                  0.03f * torch::randn({3, H, W}))
                     .clamp(0, 1)
                     .contiguous();
@@ -1028,8 +1028,8 @@ private slots:
     // Blurred blobs of colour are no shade the border can be fitted with, but the background
     // beside a learned remover's mask is as smooth: the classical cut-out against it completes
     // the mask with an arm the remover missed, as wide as several of smoothBackground's cells
-    // (its rough first estimate keeps the arm out of the fine one). Noise is smooth nowhere
-    // and leaves the mask as it was.
+    // (its rough first estimate keeps the arm out of the fine one). Noise is smooth nowhere:
+    // the background behind the mask is not even there, so nothing completes it.
     void aBlobBackgroundBehindTheMaskCompletesIt() {
         constexpr std::int64_t H = 240, W = 220;
         Canvas c(H, W);

@@ -162,8 +162,9 @@ RemoverPlan chooseRemover(const CharacterParams& params, bool plain) {
     // drawn outline), and it keeps detached parts U²-Netp misses (a potion beside the knight).
     if (plain) return {MaskSource::Classical, {}, ""};
     // Else U²-Netp first: as good as ISNet on the project's samples once the outline completes
-    // them, and ten times faster. ISNet stays one flag away. On a gradient the classical
-    // cut-out completes either (extractSubject): alone it loses a light part inside a glow.
+    // them, and ten times faster. ISNet stays one flag away. On a gradient or blurred blobs the
+    // classical cut-out completes either (extractSubject): alone it loses a light part inside a
+    // glow.
     if (haveU2netp) return {MaskSource::U2NetP, u2netp, ""};
     if (haveIsnet) return {MaskSource::ISNet, isnet, ""};
     return {MaskSource::Classical, {},

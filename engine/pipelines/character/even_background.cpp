@@ -70,16 +70,18 @@ double wholeBorderSpread(const torch::Tensor& border, const torch::Tensor& refer
 // a few pieces; a gradient, noise or texture covers them all.
 double mostBorderSpread(const torch::Tensor& rgb, const torch::Tensor& reference) {
     const auto h = rgb.size(1), w = rgb.size(2), ring = ringWidth(h, w);
-    const auto distance = colourDistance(rgb, reference);
     std::vector<float> pieces;
-    const auto measure = [&](const torch::Tensor& side, int along) {
-        for (const auto& piece : side.tensor_split(kPiecesPerSide, along))
+    // One side of the ring: rows (dim 1) or columns (dim 2) start..end, cut along the other.
+    const auto measure = [&](std::int64_t dim, std::int64_t start, std::int64_t end) {
+        const auto behind = reference.size(dim) == 1 ? reference : reference.slice(dim, start, end);
+        const auto distance = colourDistance(rgb.slice(dim, start, end), behind);
+        for (const auto& piece : distance.tensor_split(kPiecesPerSide, dim == 1 ? 1 : 0))
             if (piece.numel() > 0) pieces.push_back(piece.flatten().quantile(0.95).item<float>());
     };
-    measure(distance.slice(0, 0, ring), 1);
-    measure(distance.slice(0, h - ring, h), 1);
-    measure(distance.slice(1, 0, ring), 0);
-    measure(distance.slice(1, w - ring, w), 0);
+    measure(1, 0, ring);
+    measure(1, h - ring, h);
+    measure(2, 0, ring);
+    measure(2, w - ring, w);
     return median(pieces);
 }
 
