@@ -45,8 +45,9 @@ struct RunSettings {
     double heightMeters = 1.8;            ///< the character's height in the file
     double thickness = 1.0;               ///< front-to-back depth, relative to the default
     /// Parts of the cut-out smaller than this share of the subject's area (in %) are specks
-    /// and dropped; every larger part (a held item, a floating orb) becomes part of the mesh.
-    double minPart = 0.5;
+    /// and dropped; every larger part (a held item, a floating orb, a chain's bead) becomes
+    /// part of the mesh.
+    double minPart = 0.1;
     std::string device = "cpu";           ///< one of kDeviceNames
     RemoverChoice remover = RemoverChoice::Auto;
     int threads = 0;                      ///< LibTorch intra-op threads; 0 = all cores

@@ -12,6 +12,16 @@
 
 namespace stageload {
 
+/// Calls `visit(q)` for each of the up to 4 neighbours q of cell `p` on an `h`×`w` grid.
+template <class Visit>
+void forNeighbours(std::int64_t h, std::int64_t w, std::int64_t p, Visit visit) {
+    const auto y = p / w, x = p % w;
+    if (x > 0) visit(p - 1);
+    if (x + 1 < w) visit(p + 1);
+    if (y > 0) visit(p - w);
+    if (y + 1 < h) visit(p + w);
+}
+
 struct Regions {
     std::vector<std::int32_t> labels;  ///< per cell, row-major: 0 outside every region, else 1..
     std::vector<std::int64_t> sizes;   ///< cells per label; sizes[0] counts nothing
@@ -35,11 +45,9 @@ Regions labelRegions(std::int64_t h, std::int64_t w, Member member, Joined joine
             const auto p = stack.back();
             stack.pop_back();
             ++r.sizes[id];
-            const auto y = p / w, x = p % w;
-            const std::int64_t next[4] = {x > 0 ? p - 1 : -1, x + 1 < w ? p + 1 : -1, y > 0 ? p - w : -1,
-                                          y + 1 < h ? p + w : -1};
-            for (const auto q : next)
-                if (q >= 0 && !r.labels[q] && member(q) && joined(p, q)) r.labels[q] = id, stack.push_back(q);
+            forNeighbours(h, w, p, [&](std::int64_t q) {
+                if (!r.labels[q] && member(q) && joined(p, q)) r.labels[q] = id, stack.push_back(q);
+            });
         }
     }
     return r;

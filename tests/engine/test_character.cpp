@@ -956,6 +956,33 @@ private slots:
         QCOMPARE(mask[160][30].item<float>(), 1.0f);   // the grey hand
     }
 
+    // An eye's white in the background's own colour (white on white) is the figure's: it holds
+    // its pupil, an island of the figure. A hole of the same size holding nothing, or only a
+    // speck under 5 % of its size, stays open.
+    void classicalCutOutKeepsAnEyesWhiteOfTheBackgroundsColour() {
+        constexpr std::int64_t H = 240, W = 200;
+        Canvas c(H, W);
+        const auto &xs = c.xs, &ys = c.ys;
+        const auto disc = [&xs, &ys](double cx, double cy, double r) {
+            return ((xs - cx).pow(2) + (ys - cy).pow(2)).sqrt() < r;
+        };
+        const std::array<float, 3> white{0.98f, 0.98f, 0.98f}, ink{0.1f, 0.08f, 0.12f};
+        c.paint(torch::ones({H, W}, torch::kBool), white);
+        c.paint(disc(100, 110, 70), {0.55f, 0.56f, 0.6f});  // a grey head
+        c.paint(disc(70, 90, 14), white);                    // an eye's white
+        c.paint(disc(70, 92, 6), ink);                       // and its pupil
+        c.paint(disc(130, 90, 14), white);                   // a hole
+        c.paint(disc(100, 145, 14), white);                  // a hole with a 2x2 speck
+        c.paint((xs >= 99) & (xs < 101) & (ys >= 144) & (ys < 146), ink);
+        const auto mask = classicalMask(c.rgb);
+        QCOMPARE(mask[80][70].item<float>(), 1.0f);   // the eye's white
+        QCOMPARE(mask[92][70].item<float>(), 1.0f);   // the pupil
+        QCOMPARE(mask[90][130].item<float>(), 0.0f);  // the hole
+        QCOMPARE(mask[140][100].item<float>(), 0.0f); // the hole with the speck
+        QCOMPARE(mask[110][100].item<float>(), 1.0f); // the head
+        QCOMPARE(mask[10][10].item<float>(), 0.0f);
+    }
+
     // On a clean (lossless) flat background, a part drawn a shade off it without an outline (a
     // leg 0.02 from a white background, hard-edged) is subject; the background beside it is not.
     void classicalCutOutFindsAPartAShadeOffACleanBackground() {
@@ -1064,6 +1091,39 @@ private slots:
         c.rgb = (0.5 + 0.25 * torch::randn({3, H, W})).clamp(0, 1);
         c.paint(body, {0.75f, 0.2f, 0.3f});
         QVERIFY(!backgroundBehind(c.rgb, body.to(torch::kFloat32)).even());
+    }
+
+    // On noise, a learned remover fills a ring's inside; the background seen through it is
+    // like the background beside the mask, in mean colour and in grain, and is taken out. The
+    // ring stays, and so does a flat panel in the background's mean colour (without its grain).
+    void theBackgroundSeenThroughARingIsTakenOut() {
+        constexpr std::int64_t H = 240, W = 220;
+        Canvas c(H, W);
+        const auto &xs = c.xs, &ys = c.ys;
+        torch::manual_seed(11);
+        c.rgb = (torch::tensor({0.45f, 0.5f, 0.55f}).view({3, 1, 1}) + 0.12 * torch::randn({3, H, W})).clamp(0, 1);
+        const auto fromRing = ((xs - 160).pow(2) + (ys - 120).pow(2)).sqrt();
+        const auto body = (xs >= 50) & (xs < 140) & (ys >= 40) & (ys < 210);
+        const auto panel = (xs >= 75) & (xs < 115) & (ys >= 100) & (ys < 140);
+        const auto ring = (fromRing >= 14) & (fromRing < 26);
+        c.paint(body, {0.75f, 0.2f, 0.3f});
+        c.paint(panel, {0.45f, 0.5f, 0.55f});
+        c.paint(ring, {0.2f, 0.3f, 0.85f});
+        const auto filled = (body | (fromRing < 26)).to(torch::kFloat32);  // the inside taken too
+
+        const auto mask = withoutBackgroundSeenThrough(c.rgb, filled) >= 0.5;
+        QVERIFY(!mask[120][160].item<bool>());  // the ring's inside
+        QVERIFY(!mask[120][148].item<bool>());  // up to its rim
+        QVERIFY(mask[120][145].item<bool>());   // the ring
+        QVERIFY(mask[120][184].item<bool>());
+        QVERIFY(mask[120][95].item<bool>());    // the panel
+        QVERIFY(mask[60][95].item<bool>());     // the body
+
+        const MaskPredictor fills = [&](const torch::Tensor&) { return filled; };
+        const auto region = extractSubject(c.rgb, false, fills, MaskSource::U2NetP, 0.002, "noise").region > 0;
+        QVERIFY(!region[120][160].item<bool>());
+        QVERIFY(region[120][95].item<bool>());
+        QVERIFY(region[120][184].item<bool>());
     }
 
     // A part's size counts what it encloses: a chain's ring drawn as an outline (68 px, its

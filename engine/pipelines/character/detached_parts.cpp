@@ -30,6 +30,15 @@ constexpr double kShadowShare = 0.5;
 // are kept: a glow around an orb fades out below it.
 constexpr double kCoreShare = 0.5;
 
+// Background seen through the figure is judged around each pixel (localBox): its mean colour
+// and its grain ...
+// ... the mean no further from the background's estimate than 95 % of the background's own
+// are, the grain within the range 90 % of the background's lies in (its 5th to 95th
+// percentile), widened by this much (colour distance, 0..1) ...
+constexpr double kGrainSlack = 0.005;
+// ... over at least this share of the mask (a smaller hole, extractSubject fills as a pinhole).
+constexpr double kSeenThroughShare = 0.0015;
+
 // `on` ([H,W] bool) with the regions it encloses (off regions that do not reach the picture's
 // border) filled: an item's inside is the item's, whether or not it stands out.
 torch::Tensor withHoles(const torch::Tensor& on) {
@@ -43,14 +52,26 @@ torch::Tensor withHoles(const torch::Tensor& on) {
     return filled.to(torch::kBool);
 }
 
+// At most kMaxNoiseSamples of `values` [N], evenly spaced.
+torch::Tensor sampled(const torch::Tensor& values) {
+    if (values.numel() <= kMaxNoiseSamples) return values;
+    return values.slice(0, 0, values.numel(), values.numel() / kMaxNoiseSamples + 1);
+}
+
 // The 95th percentile of `residual` [H,W] over the pixels where `where` [H,W] bool is set (at
 // most kMaxNoiseSamples of them, evenly spaced); empty under kMinNoiseSamples.
+
 std::optional<double> mostStray(const torch::Tensor& residual, const torch::Tensor& where) {
-    auto measured = residual.masked_select(where);
+    const auto measured = sampled(residual.masked_select(where));
     if (measured.numel() < kMinNoiseSamples) return std::nullopt;
-    if (measured.numel() > kMaxNoiseSamples)
-        measured = measured.slice(0, 0, measured.numel(), measured.numel() / kMaxNoiseSamples + 1);
     return measured.quantile(0.95).item<double>();
+}
+
+// The box around each pixel that noise is averaged over: this share of the picture's long
+// side from the centre, at least 2 px.
+constexpr double kLocalShare = 1.0 / 200.0;
+std::int64_t localBox(std::int64_t h, std::int64_t w) {
+    return std::max<std::int64_t>(2, std::llround(kLocalShare * static_cast<double>(std::max(h, w))));
 }
 
 // What lies within reach of the mask of `soft` [H,W] (a pixel or two of its edge, a glow):
@@ -141,6 +162,60 @@ EvenBackground backgroundBehind(const torch::Tensor& rgbIn, const torch::Tensor&
     const auto spread = mostStray(estimate->residual, estimate->from);
     if (!spread) return {};
     return {estimate->background, *spread};
+}
+
+torch::Tensor withoutBackgroundSeenThrough(const torch::Tensor& rgbIn, const torch::Tensor& soft) {
+    // Pixel by pixel noise is as far from the background's estimate as a part is; in a box
+    // around each pixel its mean is not, and its grain is the background's.
+    torch::NoGradGuard noGrad;
+    const auto rgb = rgbIn.to(torch::kFloat32).contiguous();
+    const auto h = rgb.size(1), w = rgb.size(2), n = h * w;
+    const auto estimate = backgroundBeside(rgb, maskReach(soft));
+    if (!estimate) return soft;
+    const auto radius = localBox(h, w);
+    const auto difference = rgb - estimate->background;
+    const auto mean = boxBlur(difference, radius);
+    const auto offset = (mean.pow(2).sum(0) / 3.0).sqrt();
+    const auto grain = ((boxBlur(difference.pow(2), radius) - mean.pow(2)).clamp_min(0).sum(0) / 3.0).sqrt();
+    const auto offsetLimit = mostStray(offset, estimate->from);
+    if (!offsetLimit) return soft;
+    auto grains = sampled(grain.masked_select(estimate->from));
+    const auto least = grains.quantile(0.05).item<double>(), most = grains.quantile(0.95).item<double>();
+    const auto inside = soft >= 0.5;
+    const auto like = inside & (offset <= *offsetLimit) & (grain >= least - kGrainSlack) & (grain <= most + kGrainSlack);
+
+    // The outside: what the mask leaves open and reaches the picture's border.
+    auto open = (~inside).to(torch::kUInt8).contiguous();
+    const auto* o = open.data_ptr<std::uint8_t>();
+    const auto gaps = labelRegions(h, w, [o](std::int64_t p) { return o[p] != 0; });
+    const auto gapAtBorder = touchingBorder(gaps, h, w);
+    auto candidates = like.to(torch::kUInt8).contiguous();
+    const auto* c = candidates.data_ptr<std::uint8_t>();
+    const auto regions = labelRegions(h, w, [c](std::int64_t p) { return c[p] != 0; });
+    // Enclosed: neither at the picture's border nor beside the outside.
+    auto enclosed = touchingBorder(regions, h, w);
+    for (auto& e : enclosed) e = !e;
+    for (std::int64_t p = 0; p < n; ++p) {
+        if (const auto id = regions.labels[p]) {
+            forNeighbours(h, w, p, [&](std::int64_t q) {
+                if (o[q] && gapAtBorder[gaps.labels[q]]) enclosed[id] = 0;
+            });
+        }
+    }
+    const auto fewest = std::max<double>((2 * radius + 1) * (2 * radius + 1),
+                                         kSeenThroughShare * inside.sum().item<double>());
+    auto through = torch::zeros({h, w}, torch::kBool);
+    auto* t = through.data_ptr<bool>();
+    bool any = false;
+    for (std::int64_t p = 0; p < n; ++p) {
+        const auto id = regions.labels[p];
+        t[p] = id && enclosed[id] && static_cast<double>(regions.sizes[id]) >= fewest;
+        any = any || t[p];
+    }
+    if (!any) return soft;
+    // Each pixel stands for its box, which is background: grown by the box's reach.
+    through = (dilate(through.to(torch::kFloat32), radius) > 0.5) & inside;
+    return soft.to(torch::kFloat32).masked_fill(through, 0.0f);
 }
 
 torch::Tensor addDetachedParts(const torch::Tensor& rgbIn, const torch::Tensor& soft, std::int64_t minArea) {

@@ -3,7 +3,9 @@
 // U²-Netp finds the character and leaves out what floats beside it (a potion, an orb, a
 // chain's beads, a dropped weapon), which is the artist's as much as the body is. Such a part
 // stands out from the background around it; the background is taken to be smooth (flat, a
-// gradient, blurred blobs), so it is estimated from what lies away from the mask.
+// gradient, blurred blobs), so it is estimated from what lies away from the mask. Against
+// the same estimate, the background U²-Netp takes for the figure where the figure encloses it
+// (a ring's inside on noise) is taken out.
 //
 //   soft = stageload::addDetachedParts(rgb, closeByOutline(rgb, learnedSoft));
 
@@ -41,6 +43,15 @@ std::optional<double> noiseFloor(const torch::Tensor& residual, const torch::Ten
 /// Where `rgb` [3,H,W] is `background` ([3,H,W] or [3,1,1]) darkened evenly, as a shadow
 /// darkens it: every channel by about the same factor, between 0.3 and 0.985. [H,W] bool.
 torch::Tensor darkenedEvenly(const torch::Tensor& rgb, const torch::Tensor& background);
+
+/// `soft` [H,W] (0..1) less the background seen through the figure that a learned remover took
+/// for it (a ring's inside, the gap between an arm and the body): regions inside the mask (not
+/// joined to what it leaves open at the picture's border) where, around each pixel, `rgb`
+/// [3,H,W] is like the background beside the mask is about itself: its mean colour no further
+/// from the background's estimate than 95 % of the background's, its grain about the
+/// background's. For backgrounds that are not even (noise, photo-like texture); on an even
+/// one, completedByClassical leaves such regions out.
+torch::Tensor withoutBackgroundSeenThrough(const torch::Tensor& rgb, const torch::Tensor& soft);
 
 /// `soft` [H,W] (0..1) with every part apart from its mask added that differs clearly from the
 /// smooth background (beyond the background's own noise), is compact or outlined rather than

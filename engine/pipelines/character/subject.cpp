@@ -32,6 +32,9 @@ constexpr double kHardEdge = 0.25;
 // from the background's (0..1), and twice the border's spread: a body a shade off a flat
 // background (under the lower threshold) is, an enclosed gap of the background's colour is not.
 constexpr double kEnclosedContrast = 0.015;
+// An enclosed gap of the background's colour that holds an island of the figure at least this
+// share of its size is the figure's (an eye's white around its pupil).
+constexpr double kIslandShare = 0.05;
 // A ground shadow lies flat: at least this many times as wide as tall.
 constexpr double kShadowAspect = 1.5;
 // A ground shadow in an artist's alpha: less opaque than this, darker (luma) than this.
@@ -81,6 +84,35 @@ PixelRegions regionsOf(const std::uint8_t* on, std::int64_t h, std::int64_t w) {
     static_cast<Regions&>(r) = labelRegions(h, w, [on](std::int64_t p) { return on[p] != 0; });
     r.touchesBorder = touchingBorder(r, h, w);
     return r;
+}
+
+// Per label of `gaps` (the regions of the `open` pixels): whether it holds an island of the
+// figure, a region of the other pixels that borders it alone and is at least kIslandShare of
+// its size. An eye's white holds its pupil, and on a white background it has the
+// background's colour; a gap between the legs or a ring's inside holds nothing.
+std::vector<char> holdingIslands(const PixelRegions& gaps, const std::uint8_t* open, std::int64_t h, std::int64_t w) {
+    const auto islands = labelRegions(h, w, [open](std::int64_t p) { return !open[p]; });
+    const auto atBorder = touchingBorder(islands, h, w);
+    // Per island: the one gap it borders, 0 while none is seen, -1 once two are.
+    std::vector<std::int32_t> around(islands.sizes.size(), 0);
+    for (std::int64_t p = 0; p < h * w; ++p) {
+        const auto id = islands.labels[p];
+        if (!id || around[id] < 0) continue;
+        forNeighbours(h, w, p, [&](std::int64_t q) {
+            if (!open[q]) return;
+            const auto gap = gaps.labels[q];
+            if (around[id] == 0) around[id] = gap;
+            else if (around[id] != gap) around[id] = -1;
+        });
+    }
+    std::vector<char> holds(gaps.sizes.size(), 0);
+    for (std::size_t id = 1; id < around.size(); ++id) {
+        const auto gap = around[id];
+        if (gap > 0 && !atBorder[id] && !gaps.touchesBorder[gap] &&
+            static_cast<double>(islands.sizes[id]) >= kIslandShare * static_cast<double>(gaps.sizes[gap]))
+            holds[gap] = 1;
+    }
+    return holds;
 }
 
 // Keeps, of the shadow-like pixels `sh` (the background darkened evenly), the regions where a
@@ -264,7 +296,8 @@ torch::Tensor classicalMask(const torch::Tensor& rgb, const EvenBackground& even
     // Light parts of the subject (a face, a white breastplate, a blade) are close to a light
     // background and fall under the threshold, but the subject's outline encloses them. What
     // the outline encloses is subject unless it has the background's own colour (a gap
-    // between an arm and the body); "own colour" allows for the border's noise or gradient.
+    // between an arm and the body; "own colour" allows for the border's noise or gradient)
+    // and holds no island of the figure (an eye's white on a white background holds its pupil).
     const double tolerance = enclosedTolerance(spread);
     std::vector<std::uint8_t> open(std::size_t(h * w));  // background, or a shadow on it
     auto* fg = foreground.data_ptr<std::uint8_t>();
@@ -278,9 +311,9 @@ torch::Tensor classicalMask(const torch::Tensor& rgb, const EvenBackground& even
     const auto* d = distance.data_ptr<float>();
     for (std::int64_t i = 0; i < h * w; ++i)
         if (const auto id = gaps.labels[i]; id && !gaps.touchesBorder[id]) values[id].push_back(d[i]);
-    std::vector<char> enclosedSubject(gaps.sizes.size(), 0);
+    auto enclosedSubject = holdingIslands(gaps, open.data(), h, w);
     for (std::size_t id = 1; id < values.size(); ++id) {
-        if (!values[id].empty()) enclosedSubject[id] = median(values[id]) > tolerance;
+        if (!values[id].empty() && median(values[id]) > tolerance) enclosedSubject[id] = 1;
     }
     for (std::int64_t i = 0; i < h * w; ++i)
         if (const auto id = gaps.labels[i]) fg[i] = enclosedSubject[id];  // else neither: subject
@@ -405,6 +438,7 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
         auto background = evenBackground(rgb);
         if (!background.even()) background = backgroundBehind(rgb, soft);
         if (background.even()) soft = completedByClassical(rgb, soft, background);
+        else soft = withoutBackgroundSeenThrough(rgb, soft);
         const auto minArea = static_cast<std::int64_t>(minPartShare * (soft >= 0.5).sum().item<double>());
         soft = addDetachedParts(rgb, soft, std::max<std::int64_t>(16, minArea));
         s.source = learnedSource;
