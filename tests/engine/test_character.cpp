@@ -734,6 +734,27 @@ private slots:
         QVERIFY2(kept > 0.9, std::to_string(kept).c_str());
     }
 
+    // On heavy noise a potion apart from the body does not stand out pixel by pixel (the noise
+    // floor is larger than its contrast), but its mean around each pixel does: it is kept, and
+    // no part of the noise is.
+    void aPartOnNoiseStandsOutInItsMean() {
+        constexpr std::int64_t H = 240, W = 220;
+        Canvas c(H, W);
+        const auto &xs = c.xs, &ys = c.ys;
+        torch::manual_seed(5);
+        c.rgb = (0.5 + 0.2 * torch::randn({3, H, W})).clamp(0, 1);
+        const auto body = (xs >= 40) & (xs < 120) & (ys >= 50) & (ys < 210);
+        const auto potion = ((xs - 175).pow(2) + (ys - 60).pow(2)) < 10 * 10;
+        c.paint(body, {0.75f, 0.2f, 0.3f});
+        c.paint(potion, {0.9f, 0.15f, 0.5f});
+        const auto out = addDetachedParts(c.rgb, body.to(torch::kFloat32), 16) >= 0.5;
+        const auto kept = (out & potion).sum().item<double>() / potion.sum().item<double>();
+        QVERIFY2(kept > 0.9, std::to_string(kept).c_str());
+        const auto aroundPotion = ((xs - 175).pow(2) + (ys - 60).pow(2)) < 16 * 16;
+        const auto noise = (out & ~body & ~aroundPotion).sum().item<std::int64_t>();
+        QVERIFY2(noise == 0, std::to_string(noise).c_str());
+    }
+
     // A learned mask a pixel or two off the figure's edge (U²-Netp's, grown from 320 × 320) is
     // moved onto it where the background is smooth: a figure anti-aliased onto a gradient, with
     // a stalk two pixels wide, masked two pixels too fat or one and a half too thin, ends within

@@ -54,11 +54,13 @@ torch::Tensor darkenedEvenly(const torch::Tensor& rgb, const torch::Tensor& back
 torch::Tensor withoutBackgroundSeenThrough(const torch::Tensor& rgb, const torch::Tensor& soft);
 
 /// `soft` [H,W] (0..1) with every part apart from its mask added that differs clearly from the
-/// smooth background (beyond the background's own noise), is compact or outlined rather than
-/// spread (not a texture of the background), does not reach the picture's border, and is not
-/// a shadow (the background darkened evenly); each part whole, with what it encloses (an
-/// orb's inside, which may look like its own glow). `minArea`: the fewest pixels a part may
-/// have.
+/// smooth background (beyond the background's own noise; on noise drawn pixel by pixel, in
+/// its mean around each pixel too, as a potion's does), lies apart from the mask (not within
+/// 2 px of it), does not reach the picture's border, is at most half the mask's size (larger,
+/// it is scenery) and is not a shadow (the background darkened evenly); of each, the pixels
+/// that stand out at least half as much as most of it (a glow fades out below), with what they
+/// enclose (an orb's inside, which may look like its own glow). `minArea`: the fewest pixels a
+/// part may have.
 torch::Tensor addDetachedParts(const torch::Tensor& rgb, const torch::Tensor& soft, std::int64_t minArea);
 
 }  // namespace stageload
