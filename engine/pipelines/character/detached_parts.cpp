@@ -111,25 +111,40 @@ std::optional<BackgroundEstimate> backgroundBeside(const torch::Tensor& rgb, con
     return estimate;
 }
 
+// `rgb` [3,H,W] seen through the box blur of localBox, and the background estimated in it
+// beside what `near` covers.
+struct QuietView {
+    torch::Tensor view;  // [3,H,W]
+    BackgroundEstimate estimate;
+};
+// Where `estimate` (of `rgb`'s background, beside `near`) has its floor set by noise drawn
+// pixel by pixel, the picture through a box blur: the noise sets the floor (above
+// kMinContrast) and the blur quiets what 95 % of the background strays kQuietFactor-fold or
+// more. Empty on a smooth background, a photo's texture or a busy drawing.
+std::optional<QuietView> quietView(const torch::Tensor& rgb, const torch::Tensor& near,
+                                   const BackgroundEstimate& estimate) {
+    if (estimate.threshold <= kMinContrast) return std::nullopt;
+    auto view = boxBlur(rgb, localBox(rgb.size(1), rgb.size(2)));
+    auto blurred = backgroundBeside(view, near);
+    const auto stray = mostStray(estimate.residual, estimate.from);
+    const auto quietStray = blurred ? mostStray(blurred->residual, blurred->from) : std::nullopt;
+    if (!stray || !quietStray || *stray < kQuietFactor * *quietStray) return std::nullopt;
+    return QuietView{std::move(view), std::move(*blurred)};
+}
+
 // How far each pixel of `rgb` [3,H,W] stands out of the background `estimate` (beside what
 // `near` covers), in noise floors (1 at the floor), and where it is the background darkened
-// evenly (a shadow). Where noise sets the floor and a box blur quiets it kQuietFactor-fold,
-// the blurred picture's contrast counts too, and its shadows.
+// evenly (a shadow). On noise (quietView) the blurred picture's contrast counts too, and its
+// shadows.
 struct Standing {
     torch::Tensor contrast;  // [H,W] float, contiguous
     torch::Tensor shade;     // [H,W] bool
 };
 Standing standingOut(const torch::Tensor& rgb, const torch::Tensor& near, const BackgroundEstimate& estimate) {
     Standing standing{estimate.residual / estimate.threshold, darkenedEvenly(rgb, estimate.background)};
-    if (estimate.threshold > kMinContrast) {
-        const auto view = boxBlur(rgb, localBox(rgb.size(1), rgb.size(2)));
-        const auto blurred = backgroundBeside(view, near);
-        const auto stray = mostStray(estimate.residual, estimate.from);
-        const auto quietStray = blurred ? mostStray(blurred->residual, blurred->from) : std::nullopt;
-        if (stray && quietStray && *stray >= kQuietFactor * *quietStray) {
-            standing.contrast = torch::maximum(standing.contrast, blurred->residual / blurred->threshold);
-            standing.shade = darkenedEvenly(view, blurred->background);
-        }
+    if (const auto quiet = quietView(rgb, near, estimate)) {
+        standing.contrast = torch::maximum(standing.contrast, quiet->estimate.residual / quiet->estimate.threshold);
+        standing.shade = darkenedEvenly(quiet->view, quiet->estimate.background);
     }
     standing.contrast = standing.contrast.contiguous();
     return standing;
@@ -198,8 +213,11 @@ torch::Tensor withoutBackgroundSeenThrough(const torch::Tensor& rgbIn, const tor
     torch::NoGradGuard noGrad;
     const auto rgb = rgbIn.to(torch::kFloat32).contiguous();
     const auto h = rgb.size(1), w = rgb.size(2), n = h * w;
-    const auto estimate = backgroundBeside(rgb, maskReach(soft));
-    if (!estimate) return soft;
+    const auto near = maskReach(soft);
+    const auto estimate = backgroundBeside(rgb, near);
+    // Only on noise: on a busy drawing a cream horn or a sparkling eye is as near the
+    // background's mean colour and grain as the background is to itself.
+    if (!estimate || !quietView(rgb, near, *estimate)) return soft;
     const auto radius = localBox(h, w);
     const auto difference = rgb - estimate->background;
     const auto mean = boxBlur(difference, radius);

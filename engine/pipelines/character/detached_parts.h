@@ -49,8 +49,10 @@ torch::Tensor darkenedEvenly(const torch::Tensor& rgb, const torch::Tensor& back
 /// joined to what it leaves open at the picture's border) where, around each pixel, `rgb`
 /// [3,H,W] is like the background beside the mask is about itself: its mean colour no further
 /// from the background's estimate than 95 % of the background's, its grain about the
-/// background's. For backgrounds that are not even (noise, photo-like texture); on an even
-/// one, completedByClassical leaves such regions out.
+/// background's. On noise drawn pixel by pixel only (where a box blur quiets the background
+/// 4-fold: not on a busy drawing or a photo's texture, where too much of the figure is like
+/// the background by these measures); on an even background completedByClassical leaves such
+/// regions out.
 torch::Tensor withoutBackgroundSeenThrough(const torch::Tensor& rgb, const torch::Tensor& soft);
 
 /// `soft` [H,W] (0..1) with every part apart from its mask added that differs clearly from the
