@@ -435,6 +435,8 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
         // learned remover misses: a part close to the background's colour where it lies, a
         // hat, a head, a body cut by the frame. So it does on one as smooth behind the
         // learned mask (blurred blobs of colour), measured against the background beside it.
+        // Elsewhere, on noise, the background it took inside the figure (a ring's inside) is
+        // taken out.
         auto background = evenBackground(rgb);
         if (!background.even()) background = backgroundBehind(rgb, soft);
         if (background.even()) soft = completedByClassical(rgb, soft, background);
