@@ -1,5 +1,6 @@
 #include <tiny_gltf.h>
 
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <sstream>
@@ -52,6 +53,36 @@ int addAccessor(tinygltf::Model& model, int view, int componentType, int type, s
     a.maxValues = std::move(max);
     model.accessors.push_back(a);
     return static_cast<int>(model.accessors.size() - 1);
+}
+
+constexpr const char* kPlacementKey = "stageloadPicture";
+
+tinygltf::Value placementValue(const PicturePlacement& p) {
+    auto pair = [](auto a, auto b) { return tinygltf::Value(tinygltf::Value::Array{tinygltf::Value(a), tinygltf::Value(b)}); };
+    tinygltf::Value::Object o;
+    o["size"] = pair(p.width, p.height);
+    o["origin"] = pair(p.x0, p.y0);
+    o["pixelsPerUnit"] = pair(p.sx, p.sy);
+    return tinygltf::Value(tinygltf::Value::Object{{kPlacementKey, tinygltf::Value(std::move(o))}});
+}
+
+// The placement a mesh's extras hold, if they hold a well-formed one.
+std::optional<PicturePlacement> placementOf(const tinygltf::Value& extras) {
+    if (!extras.IsObject() || !extras.Has(kPlacementKey)) return std::nullopt;
+    const auto& o = extras.Get(kPlacementKey);
+    auto pair = [&o](const char* key, double& a, double& b) {
+        if (!o.IsObject() || !o.Has(key)) return false;
+        const auto& v = o.Get(key);
+        if (!v.IsArray() || v.ArrayLen() != 2 || !v.Get(0).IsNumber() || !v.Get(1).IsNumber()) return false;
+        a = v.Get(0).GetNumberAsDouble(), b = v.Get(1).GetNumberAsDouble();
+        return std::isfinite(a) && std::isfinite(b);
+    };
+    PicturePlacement p;
+    double w = 0, h = 0;
+    if (!pair("size", w, h) || !pair("origin", p.x0, p.y0) || !pair("pixelsPerUnit", p.sx, p.sy)) return std::nullopt;
+    if (w < 1 || h < 1 || p.sx <= 0 || p.sy <= 0) return std::nullopt;
+    p.width = static_cast<int>(w), p.height = static_cast<int>(h);
+    return p;
 }
 
 }  // namespace
@@ -109,6 +140,7 @@ std::vector<std::uint8_t> encodeGlb(const TexturedMesh& mesh) {
     tinygltf::Mesh gmesh;
     gmesh.name = mesh.name;
     gmesh.primitives.push_back(primitive);
+    if (mesh.placement) gmesh.extras = placementValue(*mesh.placement);
     model.meshes.push_back(gmesh);
 
     tinygltf::Node node;
@@ -146,6 +178,7 @@ TexturedMesh readGlb(const std::filesystem::path& path) {
     out.name = path.stem().string();
     // Node transforms of the default scene, depth first, applied to each mesh.
     std::function<void(int, const std::array<double, 16>&)> visit;
+    const std::array<double, 16> identity{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     auto multiply = [](const std::array<double, 16>& a, const std::array<double, 16>& b) {
         std::array<double, 16> c{};
         for (int col = 0; col < 4; ++col)
@@ -196,6 +229,11 @@ TexturedMesh readGlb(const std::filesystem::path& path) {
         const auto& node = model.nodes.at(nodeIndex);
         const auto world = multiply(parent, localMatrix(node));
         if (node.mesh >= 0) {
+            // A placement maps one mesh's own coordinates: it holds for the file only when that
+            // mesh is all there is and no transform moves it.
+            const bool first = out.indices.empty() && !out.placement;
+            out.placement.reset();
+            if (first && world == identity) out.placement = placementOf(model.meshes.at(node.mesh).extras);
             for (const auto& prim : model.meshes.at(node.mesh).primitives) {
                 if (prim.mode != TINYGLTF_MODE_TRIANGLES && prim.mode != -1) continue;
                 if (!prim.attributes.count("POSITION")) continue;
@@ -243,7 +281,6 @@ TexturedMesh readGlb(const std::filesystem::path& path) {
         }
         for (int child : node.children) visit(child, world);
     };
-    const std::array<double, 16> identity{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     const int sceneIndex = model.defaultScene >= 0 ? model.defaultScene : 0;
     if (model.scenes.empty()) {
         for (std::size_t i = 0; i < model.nodes.size(); ++i) visit(static_cast<int>(i), identity);

@@ -9,12 +9,25 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/media/image.h"
 
 namespace stageload {
+
+/// Where a mesh made from a picture lies on that picture seen from the front (looking down −Z,
+/// orthographically): the mesh's point (X, Y) is at the picture's pixel position
+/// (x0 + X·sx, y0 − Y·sy), where (0, 0) is the top-left corner of the top-left pixel and
+/// (width, height) the bottom-right corner of the bottom-right one.
+struct PicturePlacement {
+    int width = 0, height = 0;  ///< the picture's size in pixels, upright
+    double x0 = 0, y0 = 0;      ///< where the mesh's origin lies on it
+    double sx = 0, sy = 0;      ///< pixels per mesh unit
+
+    bool operator==(const PicturePlacement&) const = default;
+};
 
 /// Interleaving-free arrays: positions/normals xyz, uvs uv (glTF convention: v = 0 at the top
 /// row of the texture). Y up, metres, front facing +Z.
@@ -25,6 +38,8 @@ struct TexturedMesh {
     std::vector<float> uvs;
     std::vector<std::uint32_t> indices;
     Image texture;  ///< RGB
+    /// Set by the character pipeline; a glb keeps it (the mesh's extras, "stageloadPicture").
+    std::optional<PicturePlacement> placement;
 
     std::size_t vertexCount() const { return positions.size() / 3; }
     std::size_t triangleCount() const { return indices.size() / 3; }

@@ -75,4 +75,9 @@ FrontView renderFront(const TexturedMesh& mesh, std::array<float, 4> box, int wi
     return view;
 }
 
+std::array<float, 4> pictureBox(const PicturePlacement& p) {
+    return {static_cast<float>(-p.x0 / p.sx), static_cast<float>((p.y0 - p.height) / p.sy),
+            static_cast<float>((p.width - p.x0) / p.sx), static_cast<float>(p.y0 / p.sy)};
+}
+
 }  // namespace stageload

@@ -225,6 +225,19 @@ private slots:
         QVERIFY(back.uvs == m.uvs);
         QCOMPARE(back.texture.width, 8);
         QVERIFY(std::equal(back.texture.pixels.begin(), back.texture.pixels.begin() + 3, m.texture.pixels.begin()));
+        QVERIFY(!back.placement);
+    }
+
+    void glbKeepsWhereTheMeshLiesOnThePicture() {
+        auto m = cube();
+        m.placement = PicturePlacement{640, 480, 101.25, 470.5, 212.125, 210.0625};
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "placed.glb";
+        writeGlb(m, path);
+        const auto back = readGlb(path);
+        QVERIFY(back.placement);
+        QVERIFY(*back.placement == *m.placement);
+        QVERIFY(back.positions == m.positions);
     }
 
     void objWritesThreeFilesAtomically() {

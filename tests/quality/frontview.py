@@ -3,16 +3,19 @@
     mesh = read_glb("out.glb")                       # positions, indices, uvs, texture
     box = bounds(mesh)                               # (xmin, ymin, zmin, xmax, ymax, zmax)
     cov = silhouette(mesh, (box[0], box[1], box[3], box[4]), w, h)   # bytearray, 1 = covered
+    cov = silhouette(mesh, picture_box(mesh.placement), pw, ph)      # where it lies on the picture
     rgb, cov = textured(mesh, (box[0], box[1], box[3], box[4]), w, h)  # for colour PSNR
     front, back = both_sides(mesh, (box[0], box[1], box[3], box[4]), w, h, {y * w + x, ...})  # {index: rgb}
 
 The front view looks down -Z (the viewer is at +Z; the nearest surface has the largest Z),
 orthographically; the rectangle box = (left, bottom, right, top) in mesh X/Y fills the w x h
 picture, pixel (0, 0) at the top-left, pixel centres sampled. That is how
-tests/engine/test_character.cpp judges a mesh: the mesh's X/Y bounds are drawn into the
-bounding box of the subject the pipeline found (its cut-out's region), since the pipeline
-scales the mesh to 1.8 m tall with its feet at 0 and centres it, and the bounds of what it
-found are what it scaled.
+tests/engine/test_character.cpp judges a mesh: stageload writes where the mesh lies on the
+picture it was made from into the mesh's extras ("stageloadPicture", see PicturePlacement in
+engine/media/mesh.h), and picture_box() turns that into the box that draws the mesh there at
+the picture's size. (Without it, a mesh's bounds can be drawn into the box of the subject found,
+which is off by up to half a pixel on each side: the outline lies on the mask's half level, not
+on pixel edges.)
 """
 
 import json
@@ -31,6 +34,9 @@ class Mesh:
         self.indices = []
         self.uvs = []  # flat u, v (glTF: v = 0 at the top of the texture)
         self.texture_png = None  # the base colour texture's PNG bytes, if any
+        # Where the mesh lies on its picture: (width, height, x0, y0, sx, sy), the point (X, Y)
+        # at pixel position (x0 + X * sx, y0 - Y * sy); None when the file does not say.
+        self.placement = None
 
 
 def read_glb(path):
@@ -76,7 +82,13 @@ def read_glb(path):
         return list(struct.unpack_from("<%d%s" % (n * count, fmt), raw, off))
 
     mesh = Mesh()
-    for m in doc.get("meshes", []):
+    meshes = doc.get("meshes", [])
+    moved = any(k in n for n in doc.get("nodes", []) for k in ("matrix", "translation", "rotation", "scale"))
+    placed = meshes[0].get("extras", {}).get("stageloadPicture") if len(meshes) == 1 and not moved else None
+    if placed:
+        (w, h), (x0, y0), (sx, sy) = placed["size"], placed["origin"], placed["pixelsPerUnit"]
+        mesh.placement = (int(w), int(h), float(x0), float(y0), float(sx), float(sy))
+    for m in meshes:
         for prim in m["primitives"]:
             if prim.get("mode", 4) != 4:
                 continue
@@ -104,6 +116,13 @@ def bounds(mesh):
     p = mesh.positions
     xs, ys, zs = p[0::3], p[1::3], p[2::3]
     return min(xs), min(ys), min(zs), max(xs), max(ys), max(zs)
+
+
+def picture_box(placement):
+    """The box (left, bottom, right, top) that draws a mesh where it lies on its picture, at
+    the picture's size (placement[0] x placement[1])."""
+    w, h, x0, y0, sx, sy = placement
+    return -x0 / sx, (y0 - h) / sy, (w - x0) / sx, y0 / sy
 
 
 def _projected(mesh, box, w, h):

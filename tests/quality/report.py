@@ -11,8 +11,8 @@ saves what the run found; it changes nothing). Then, per scene:
 - mask IoU: the subject the run found (the cut-out's alpha >= 128, put back where it was cut
   from) against the true mask, over the whole picture;
 - front IoU: the mesh seen from the front (frontview.py, as tests/engine/test_character.cpp
-  renders it: the mesh's X/Y bounds drawn into the bounding box of the subject found) against
-  the true mask;
+  renders it), drawn where the run says it lies on the picture (the placement it writes into
+  the glb), against the true mask;
 - PSNR (unless --no-psnr; about 2 s a scene in pure Python): the front view's colours against
   the drawn picture (before any JPEG compression), two pixels inside the true subject's edge,
   as the C++ test does;
@@ -229,17 +229,17 @@ def judge(seed, work, stageload, weights, psnr, timeout, keep=False, back=True):
                 found[py * w + px] = 1
     r["mask_iou"] = round(iou(found, truth), 5)
 
-    # the mesh from the front, in the box of the subject found
+    # the mesh from the front, where it lies on the picture
     mesh = frontview.read_glb(glb)
-    b = frontview.bounds(mesh)
-    box = (b[0], b[1], b[3], b[4])
+    if mesh.placement is None or mesh.placement[:2] != (w, h):
+        r["error"] = "the mesh does not say where it lies on the %dx%d picture (placement %s)" % (w, h, mesh.placement)
+        r["front_iou"] = 0.0
+        return r
+    box = frontview.picture_box(mesh.placement)
     if psnr and mesh.texture_png:
-        rgb, cov = frontview.textured(mesh, box, iw, ih)
+        rgb, front = frontview.textured(mesh, box, w, h)
     else:
-        rgb, cov = None, frontview.silhouette(mesh, box, iw, ih)
-    front = bytearray(w * h)
-    for y in range(ih):
-        front[(oy + y) * w + ox:(oy + y) * w + ox + iw] = cov[y * iw:(y + 1) * iw]
+        rgb, front = None, frontview.silhouette(mesh, box, w, h)
     r["front_iou"] = round(iou(front, truth), 5)
     if keep:
         # What the front view got right (white), missed (red) and added (blue), over the picture dimmed.
@@ -269,7 +269,7 @@ def judge(seed, work, stageload, weights, psnr, timeout, keep=False, back=True):
             x = row.find(1)
             while x != -1:
                 i = y * w + x
-                j = ((y - oy) * iw + (x - ox)) * 3
+                j = i * 3
                 for c in range(3):
                     d = rgb[j + c] - cv.rgb[3 * i + c]
                     se += d * d
@@ -290,7 +290,7 @@ def judge(seed, work, stageload, weights, psnr, timeout, keep=False, back=True):
 
     # the back: no face or emblem repeated, the parts apart kept
     if back and mesh.texture_png:
-        r.update(backview.judge_back(sc, cv, backview.feature_places(sc, cv), mesh, box, (ox, oy, iw, ih), front,
+        r.update(backview.judge_back(sc, cv, backview.feature_places(sc, cv), mesh, box, (0, 0, w, h), front,
                                      APART_SHARE))
     return r
 

@@ -159,6 +159,14 @@ class TestBack(unittest.TestCase):
         rgb, cov = frontview.textured(m, box, 8, 8)
         self.assertEqual(rgb[:3], bytes((200, 30, 40)))
 
+    def test_a_placed_mesh_is_drawn_where_it_lies_on_the_picture(self):
+        # The unit square at pixels 3..7 across and 2..6 down a 10 x 8 picture: 4 pixels a
+        # unit, its origin (the square's bottom-left corner) at pixel position (3, 6).
+        m = two_sided_mesh((200, 30, 40), (20, 60, 220))
+        cov = frontview.silhouette(m, frontview.picture_box((10, 8, 3.0, 6.0, 4.0, 4.0)), 10, 8)
+        self.assertEqual({(i % 10, i // 10) for i in range(80) if cov[i]},
+                         {(x, y) for x in range(3, 7) for y in range(2, 6)})
+
     def test_ghost_is_the_share_of_the_contrast_left(self):
         skin, iris = (250, 220, 190), (40, 40, 60)
         # A 2 x 2 feature at x 10..11 and a ring round it, at x 4..5 and 16..17 (six rows): each

@@ -71,16 +71,42 @@ torch::Tensor atLongSide(const torch::Tensor& t, std::int64_t longSide) {
                         std::max<std::int64_t>(1, std::llround(w * s)));
 }
 
+// Where the exported mesh lies on the picture (`width`×`height`, as read). A sheet position is
+// a pixel (px, py) of the mask it was built on, as ((px − w/2)·unit, (h − py)·unit) with
+// unit = 1 / its long side (addVertex); that mask is the subject's crop resized, the crop lies
+// in the picture the work was done on (subject.region's size: the picture scaled down when it
+// was over kWorkLongSide), and the exported position is the sheet's moved by (−cx, −bottom)
+// and scaled.
+PicturePlacement placeOnPicture(const SheetMesh& sheet, const Subject& subject, double cx, double bottom,
+                                double scale, int width, int height) {
+    const auto fh = static_cast<double>(sheet.front.size(0)), fw = static_cast<double>(sheet.front.size(1));
+    const double unit = 1.0 / std::max(fh, fw);
+    // Picture pixels per work pixel, and per mask pixel.
+    const double wx = width / static_cast<double>(subject.region.size(1));
+    const double wy = height / static_cast<double>(subject.region.size(0));
+    const double kx = wx * static_cast<double>(subject.alpha.size(1)) / fw;
+    const double ky = wy * static_cast<double>(subject.alpha.size(0)) / fh;
+    PicturePlacement p;
+    p.width = width;
+    p.height = height;
+    p.sx = kx / (unit * scale);
+    p.sy = ky / (unit * scale);
+    p.x0 = wx * static_cast<double>(subject.cropX) + kx * (cx / unit + fw / 2);
+    p.y0 = wy * static_cast<double>(subject.cropY) + ky * (fh - bottom / unit);
+    return p;
+}
+
 // The exported mesh: metres, feet at y = 0, centred; one UV per (vertex, sheet) so the front
 // and the back map to their own atlas regions.
-TexturedMesh assemble(const SheetMesh& sheet, const AtlasLayout& layout, Image texture,
-                      const CharacterParams& params) {
+TexturedMesh assemble(const SheetMesh& sheet, const Subject& subject, const AtlasLayout& layout,
+                      Image texture, const CharacterParams& params, int pictureWidth, int pictureHeight) {
     TexturedMesh mesh;
     mesh.name = params.input.stem().string();
     const auto bounds = meshBounds(sheet.positions);
     const double height = std::max(1e-9f, bounds[4] - bounds[1]);
     const double scale = params.heightMeters / height;
     const double cx = (bounds[0] + bounds[3]) / 2, cz = (bounds[2] + bounds[5]) / 2;
+    mesh.placement = placeOnPicture(sheet, subject, cx, bounds[1], scale, pictureWidth, pictureHeight);
     const auto normals = smoothNormals(sheet.positions, sheet.indices);
     std::map<std::pair<std::uint32_t, bool>, std::uint32_t> copies;
     for (std::size_t f = 0; f + 2 < sheet.indices.size(); f += 3) {
@@ -370,7 +396,8 @@ void CharacterRun::decode() {
             oversample *= 0.9;
         } while (sheet_.indices.size() / 3 > budget && oversample > 0.01);
     }
-    result_.mesh = assemble(sheet_, layout_, tensorToImage(atlas_), params_);
+    result_.mesh = assemble(sheet_, subject_, layout_, tensorToImage(atlas_), params_, result_.inputWidth,
+                            result_.inputHeight);
     result_.meshReport = checkMesh(result_.mesh.positions, result_.mesh.indices);
     if (!result_.meshReport.closedManifold())
         spdlog::warn("the mesh is not a closed manifold: {}", result_.meshReport.describe());

@@ -484,6 +484,7 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
     const auto oy = cy0 + pad[2], ox = cx0 + pad[0];
     s.rgb = paddedRgb.slice(1, oy, oy + (cy1 - cy0)).slice(2, ox, ox + (cx1 - cx0)).contiguous();
     s.alpha = paddedAlpha.slice(0, oy, oy + (cy1 - cy0)).slice(1, ox, ox + (cx1 - cx0)).contiguous();
+    s.cropX = cx0, s.cropY = cy0;
     s.region = region;
     s.cutAt = edgesTouched(region);
     return s;

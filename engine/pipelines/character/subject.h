@@ -21,6 +21,9 @@ using MaskPredictor = std::function<torch::Tensor(const torch::Tensor& rgb)>;
 
 struct Subject {
     torch::Tensor rgb;    ///< [3,h,w] the crop
+    /// The crop's top-left corner in the picture, in pixels (negative where the crop runs past
+    /// the picture's edge and is padded).
+    std::int64_t cropX = 0, cropY = 0;
     torch::Tensor alpha;  ///< [h,w] soft coverage 0..1, zero outside the subject
     torch::Tensor region; ///< [H,W] uint8, the subject in the whole picture (1 inside)
     MaskSource source = MaskSource::Alpha;
