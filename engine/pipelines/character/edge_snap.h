@@ -5,9 +5,10 @@
 // (flat, a gradient, blurred blobs) each edge pixel says by its colour how much of it is
 // figure: a mix of the figure's colour beside it and the background's behind it.
 //
-// It runs last on the learned mask, after the outline has completed it (closeByOutline adds the
+// It runs on the learned mask after the outline has completed it (closeByOutline adds the
 // outline's anti-aliased pixels back, a ring this takes off again where they are mostly
-// background):
+// background), and again on the classical cut-out, alone or completing the learned mask (its
+// guided filter shrinks a part a few pixels across):
 //
 //   soft = snapToColourEdge(rgb, closeByOutline(rgb, withoutGroundShadows(rgb, refineMask(...))));
 

@@ -436,16 +436,19 @@ Subject extractSubject(const torch::Tensor& rgba, bool useAlpha, const MaskPredi
         // hat, a head, a body cut by the frame. So it does on one as smooth behind the
         // learned mask (blurred blobs of colour), measured against the background beside it.
         // Elsewhere, on noise, the background it took inside the figure (a ring's inside) is
-        // taken out.
+        // taken out. The classical cut-out's edges are those of a mask refined by a guided
+        // filter, which shrinks a bead or a hand a few pixels across: the union's edge is
+        // judged by its colours again.
         auto background = evenBackground(rgb);
         if (!background.even()) background = backgroundBehind(rgb, soft);
-        if (background.even()) soft = completedByClassical(rgb, soft, background);
+        if (background.even()) soft = snapToColourEdge(rgb, completedByClassical(rgb, soft, background));
         else soft = withoutBackgroundSeenThrough(rgb, soft);
         const auto minArea = static_cast<std::int64_t>(minPartShare * (soft >= 0.5).sum().item<double>());
         soft = addDetachedParts(rgb, soft, std::max<std::int64_t>(16, minArea));
         s.source = learnedSource;
     } else {
-        soft = classicalSoftMask(rgb, evenBackground(rgb));
+        // Its edge judged by its colours, as above.
+        soft = snapToColourEdge(rgb, classicalSoftMask(rgb, evenBackground(rgb)));
         s.source = MaskSource::Classical;
     }
     // The artist's alpha is taken as it is; a computed mask's pinholes (a highlight of the
