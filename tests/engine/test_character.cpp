@@ -334,7 +334,7 @@ private slots:
         const auto c = compareFront(back, r.subjectMask, colours);
         qInfo("  front view: IoU %.4f, PSNR %.2f dB", c.iou, c.psnr);
         // Drawn where it lies on the picture, the mesh is within a fraction of a pixel of the
-        // subject found: 0.9948 at the lowest (the knight on white at U²-Netp's mask), and its
+        // subject found: 0.994 at the lowest (the knight on white at U²-Netp's mask), and its
         // colours at 35.9 dB or more (the knight with parts). Fitted to the subject's box by
         // its bounds instead, as before the mesh said where it lies, the colours were half a
         // pixel off at the figure's edges: 28 dB.
