@@ -80,7 +80,9 @@ std::optional<PicturePlacement> placementOf(const tinygltf::Value& extras) {
     PicturePlacement p;
     double w = 0, h = 0;
     if (!pair("size", w, h) || !pair("origin", p.x0, p.y0) || !pair("pixelsPerUnit", p.sx, p.sy)) return std::nullopt;
-    if (w < 1 || h < 1 || p.sx <= 0 || p.sy <= 0) return std::nullopt;
+    constexpr double kLargestSide = 1 << 24;  // pixels; a larger picture is no picture
+    if (!(w >= 1 && h >= 1 && w <= kLargestSide && h <= kLargestSide) || p.sx <= 0 || p.sy <= 0)
+        return std::nullopt;
     p.width = static_cast<int>(w), p.height = static_cast<int>(h);
     return p;
 }

@@ -3,6 +3,7 @@
 // read back).
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cstring>
 #include <fstream>
 
 #include "engine/media/mesh.h"
@@ -238,6 +239,43 @@ private slots:
         QVERIFY(back.placement);
         QVERIFY(*back.placement == *m.placement);
         QVERIFY(back.positions == m.positions);
+    }
+
+    // A placement that is not one (wrong types, lengths, sizes, scales) is read as none; the
+    // mesh still reads.
+    void glbIgnoresAMalformedPlacement() {
+        auto m = cube();
+        m.placement = PicturePlacement{640, 480, 101.25, 470.5, 212.125, 210.0625};
+        const auto bytes = encodeGlb(m);
+        // The JSON chunk starts at byte 20 and is padded with spaces to a multiple of 4.
+        std::uint32_t jsonLength = 0;
+        std::memcpy(&jsonLength, bytes.data() + 12, 4);
+        const std::string json(bytes.begin() + 20, bytes.begin() + 20 + jsonLength);
+        const std::string good = R"("size":[640,480])";
+        QVERIFY2(json.find(good) != std::string::npos, json.c_str());
+        QTemporaryDir dir;
+        for (const std::string bad : {R"("size":[640])", R"("size":"640x480")", R"("size":[1e30,480])",
+                                      R"("size":[-640,480])", R"("sizes":[640,480])",
+                                      R"("size":[640,[480]])", R"("size":[0,0])"}) {
+            auto text = json;
+            text.replace(text.find(good), good.size(), bad);
+            while (text.size() % 4) text += ' ';
+            std::vector<std::uint8_t> glb(bytes.begin(), bytes.begin() + 12);
+            const auto newLength = static_cast<std::uint32_t>(text.size());
+            glb.insert(glb.end(), reinterpret_cast<const std::uint8_t*>(&newLength),
+                       reinterpret_cast<const std::uint8_t*>(&newLength) + 4);
+            glb.insert(glb.end(), bytes.begin() + 16, bytes.begin() + 20);  // "JSON"
+            glb.insert(glb.end(), text.begin(), text.end());
+            glb.insert(glb.end(), bytes.begin() + 20 + jsonLength, bytes.end());  // the binary chunk
+            const auto total = static_cast<std::uint32_t>(glb.size());
+            std::memcpy(glb.data() + 8, &total, 4);
+            const auto path = std::filesystem::path(dir.path().toStdString()) / "bad.glb";
+            std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(glb.data()),
+                                                        static_cast<std::streamsize>(glb.size()));
+            const auto back = readGlb(path);
+            QVERIFY2(!back.placement, bad.c_str());
+            QCOMPARE(back.triangleCount(), m.triangleCount());
+        }
     }
 
     void objWritesThreeFilesAtomically() {
