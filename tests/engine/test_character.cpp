@@ -750,6 +750,42 @@ private slots:
         QVERIFY2(noise == 0, std::to_string(noise).c_str());
     }
 
+    // A remover cuts off a part at the mask's edge when its colour is close to the background's
+    // hue (a crescent of hair over the head, a hammer's head): on noise, what stands out of the
+    // background pixel by pixel beside the mask and ends in a step is taken back. A glow round
+    // the body fades out instead, a shadow under it is the background darkened evenly, and a
+    // strip a pixel wide along the mask is the edge's (the edge snap's to judge): none is taken.
+    void aPartTheRemoverCutOffAtTheEdgeIsTakenBack() {
+        constexpr std::int64_t H = 240, W = 220;
+        Canvas c(H, W);
+        const auto &xs = c.xs, &ys = c.ys;
+        torch::manual_seed(11);
+        c.rgb = (0.5 + 0.04 * torch::randn({3, H, W})).clamp(0, 1);
+        const auto body = (xs >= 60) & (xs < 160) & (ys >= 60) & (ys < 200);
+        const auto cap = (xs >= 70) & (xs < 150) & (ys >= 57) & (ys < 60);
+        const auto glow = (xs < 60) & (ys >= 100) & (ys < 160);
+        const auto shadow = ((((xs - 110) / 75).pow(2) + ((ys - 200) / 10).pow(2)) < 1) & ~body;
+        const auto strip = (xs == 159) & (ys >= 80) & (ys < 180);
+        c.paint(body, {0.75f, 0.2f, 0.3f});
+        c.paint(cap, {0.15f, 0.6f, 0.3f});
+        const auto weight = torch::where(glow, 0.8f * torch::exp(-(60 - xs).pow(2) / (2.0 * 8.0 * 8.0)),
+                                         torch::zeros({H, W}));
+        const std::array<float, 3> glowColour{0.3f, 0.9f, 1.0f};
+        for (int k = 0; k < 3; ++k) {
+            c.rgb[k] = c.rgb[k] * (1 - weight) + glowColour[k] * weight;
+            c.rgb[k] = torch::where(shadow, c.rgb[k] * 0.55f, c.rgb[k]);
+        }
+        const auto soft = (body & ~strip).to(torch::kFloat32);
+        const auto out = addDetachedParts(c.rgb, soft, 16) >= 0.5;
+        const auto taken = (out & cap).sum().item<double>() / cap.sum().item<double>();
+        QVERIFY2(taken > 0.9, std::to_string(taken).c_str());
+        for (const auto& [what, where] : {std::pair{"glow", glow}, {"shadow", shadow}, {"strip", strip}}) {
+            const auto wrong = (out & where).sum().item<std::int64_t>();
+            QVERIFY2(wrong == 0, (std::string(what) + ": " + std::to_string(wrong)).c_str());
+        }
+        QCOMPARE((out & ~body & ~cap).sum().item<std::int64_t>(), 0);
+    }
+
     // A learned mask a pixel or two off the figure's edge (U²-Netp's, grown from 320 × 320) is
     // moved onto it where the background is smooth: a figure anti-aliased onto a gradient, with
     // a stalk two pixels wide, masked two pixels too fat or one and a half too thin, ends within

@@ -30,6 +30,15 @@ constexpr double kShadowShare = 0.5;
 // are kept: a glow around an orb fades out below it.
 constexpr double kCoreShare = 0.5;
 
+// A piece cut off at the mask's edge has at least this many pixels past the rim of kRim px
+// round the mask (where a ring of half-covered pixels lies: the edge's, not a part's) ...
+constexpr std::int64_t kRim = 2;
+constexpr std::int64_t kLeastPast = 3;
+// ... and ends in a step: this many pixels past it, what does not stand out stands out less
+// than this share of the noise floor on average (noise: about 0.2; a glow fades out above).
+constexpr std::int64_t kEdgeStep = 2;
+constexpr double kFadeShare = 0.5;
+
 // On noise a part stands out of the background in its mean around each pixel (localBox),
 // not pixel by pixel: where that quiets what 95 % of the background strays by this factor or
 // more, parts are looked for in the box-blurred picture too. A 5 × 5 box quiets noise drawn
@@ -148,6 +157,68 @@ Standing standingOut(const torch::Tensor& rgb, const torch::Tensor& near, const 
     }
     standing.contrast = standing.contrast.contiguous();
     return standing;
+}
+
+// What the remover cut off at the mask's edge (a crescent of hair, a hammer's head in the
+// background's hue): pieces of what stands out of the background `estimate` pixel by pixel,
+// within `near` (the mask's reach) and beside `mask` [H,W] (1 = subject). A piece is taken
+// when it reaches past the rim round the mask (kLeastPast), is no shadow (under half of it
+// in `shade` [H,W] bool, the background darkened evenly) and ends in a step (what lies
+// kEdgeStep px beyond it stands out less than kFadeShare of a floor on average, where a glow
+// fades out); of it, the pixels that stand out at least kCoreShare of most of it. [H,W] bool.
+torch::Tensor cutOffAtTheEdge(const torch::Tensor& mask, const torch::Tensor& near, const BackgroundEstimate& estimate,
+                              const torch::Tensor& shade) {
+    const auto h = mask.size(0), w = mask.size(1), n = h * w;
+    const auto contrast = (estimate.residual / estimate.threshold).contiguous();
+    const auto candidates = (contrast > 1.0) & near & (mask < 0.5);
+    auto on = candidates.to(torch::kUInt8).contiguous();
+    const auto* c = on.data_ptr<std::uint8_t>();
+    const auto pieces = labelRegions(h, w, [c](std::int64_t p) { return c[p] != 0; });
+    const auto count = pieces.sizes.size();
+    auto cut = torch::zeros({h, w}, torch::kBool);
+    if (count <= 1) return cut;
+
+    auto labels = torch::from_blob(const_cast<std::int32_t*>(pieces.labels.data()), {h, w}, torch::kInt32)
+                      .to(torch::kFloat32);
+    // Beside: the mask and the pixels round it. Clear: past the rim of kRim px round the mask.
+    // Beyond: kEdgeStep px past a piece and not beside the mask, with the piece's label.
+    const auto beside = (dilate(mask, 1) > 0.5).to(torch::kUInt8).contiguous();
+    const auto clear = (dilate(mask, kRim) < 0.5).to(torch::kUInt8).contiguous();
+    const auto beyondMask = (dilate(labels, kEdgeStep) > 0.5) & ~(dilate(labels, kEdgeStep - 1) > 0.5) &
+                            ~beside.to(torch::kBool);
+    const auto beyond = dilate(labels, kEdgeStep).masked_fill(~beyondMask, 0.0f).to(torch::kInt32).contiguous();
+    const auto shaded = shade.to(torch::kUInt8).contiguous();
+    const auto* bs = beside.data_ptr<std::uint8_t>();
+    const auto* cl = clear.data_ptr<std::uint8_t>();
+    const auto* by = beyond.data_ptr<std::int32_t>();
+    const auto* sh = shaded.data_ptr<std::uint8_t>();
+    const auto* k = contrast.data_ptr<float>();
+
+    std::vector<char> joined(count, 0);
+    std::vector<std::int64_t> past(count, 0), shadowed(count, 0), beyondCount(count, 0);
+    std::vector<double> beyondSum(count, 0.0);
+    std::vector<std::vector<float>> values(count);
+    for (std::int64_t p = 0; p < n; ++p) {
+        if (const auto id = pieces.labels[p]) {
+            joined[id] |= bs[p];
+            past[id] += cl[p];
+            shadowed[id] += sh[p];
+            values[id].push_back(k[p]);
+        }
+        if (const auto id = by[p]) beyondSum[id] += k[p], ++beyondCount[id];
+    }
+    std::vector<float> core(count, -1.0f);
+    for (std::size_t id = 1; id < count; ++id) {
+        const bool step = beyondCount[id] == 0 || beyondSum[id] < kFadeShare * static_cast<double>(beyondCount[id]);
+        if (joined[id] && past[id] >= kLeastPast && 2 * shadowed[id] < pieces.sizes[id] && step)
+            core[id] = static_cast<float>(kCoreShare) * valueAtShare(values[id], 0.9);
+    }
+    auto* out = cut.data_ptr<bool>();
+    for (std::int64_t p = 0; p < n; ++p) {
+        const auto id = pieces.labels[p];
+        out[p] = id && core[id] >= 0.0f && k[p] >= core[id];
+    }
+    return cut;
 }
 
 }  // namespace
@@ -282,6 +353,7 @@ torch::Tensor addDetachedParts(const torch::Tensor& rgbIn, const torch::Tensor& 
     const auto* cl = close.data_ptr<std::uint8_t>();
     const auto* sh = shade.data_ptr<std::uint8_t>();
     const auto* res = standing.contrast.data_ptr<float>();
+    const auto cutOff = cutOffAtTheEdge(mask, near, *estimate, standing.shade);
     const auto parts = labelRegions(h, w, [&](std::int64_t p) { return s[p] != 0; });
     const auto atBorder = touchingBorder(parts, h, w);
     const auto count = parts.sizes.size();
@@ -306,14 +378,14 @@ torch::Tensor addDetachedParts(const torch::Tensor& rgbIn, const torch::Tensor& 
         core[id] = static_cast<float>(kCoreShare) * valueAtShare(v, 0.9);
         any = true;
     }
-    if (!any) return soft;
+    if (!any) return torch::maximum(soft.to(torch::kFloat32), cutOff.to(torch::kFloat32));
     auto added = torch::zeros({h, w}, torch::kBool);
     auto* a = added.data_ptr<bool>();
     for (std::int64_t p = 0; p < n; ++p) {
         const auto id = parts.labels[p];
         a[p] = id && keep[id] && res[p] >= core[id];
     }
-    return torch::maximum(soft.to(torch::kFloat32), withHoles(added).to(torch::kFloat32));
+    return torch::maximum(soft.to(torch::kFloat32), withHoles(added | cutOff).to(torch::kFloat32));
 }
 
 }  // namespace stageload

@@ -3,7 +3,8 @@
 // U²-Netp finds the character and leaves out what floats beside it (a potion, an orb, a
 // chain's beads, a dropped weapon), which is the artist's as much as the body is. Such a part
 // stands out from the background around it; the background is taken to be smooth (flat, a
-// gradient, blurred blobs), so it is estimated from what lies away from the mask. Against
+// gradient, blurred blobs), so it is estimated from what lies away from the mask. So does a
+// part it cut off at the mask's edge, in a hue close to the background's. Against
 // the same estimate, the background U²-Netp takes for the figure where the figure encloses it
 // (a ring's inside on noise) is taken out.
 //
@@ -62,7 +63,10 @@ torch::Tensor withoutBackgroundSeenThrough(const torch::Tensor& rgb, const torch
 /// it is scenery) and is not a shadow (the background darkened evenly); of each, the pixels
 /// that stand out at least half as much as most of it (a glow fades out below), with what they
 /// enclose (an orb's inside, which may look like its own glow). `minArea`: the fewest pixels a
-/// part may have.
+/// part may have. And what the remover cut off at the mask's edge (a crescent of hair, a
+/// hammer's head in the background's hue): what stands out pixel by pixel within the mask's
+/// reach, beside it and past the rim of half-covered pixels round it, ending in a step (a
+/// glow fades out) and no shadow.
 torch::Tensor addDetachedParts(const torch::Tensor& rgb, const torch::Tensor& soft, std::int64_t minArea);
 
 }  // namespace stageload
