@@ -49,6 +49,13 @@ struct Canvas {
     void paint(const torch::Tensor& where, const std::array<float, 3>& c) {
         for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(where, c[k]);
     }
+    /// A grey background (0.5) with noise of deviation `sigma` drawn pixel by pixel, per channel.
+    static Canvas onNoise(std::int64_t h, std::int64_t w, std::uint64_t seed, double sigma) {
+        Canvas c(h, w);
+        torch::manual_seed(seed);
+        c.rgb = (0.5 + sigma * torch::randn({3, h, w})).clamp(0, 1);
+        return c;
+    }
     torch::Tensor ys, xs, rgb;
 };
 
@@ -733,11 +740,8 @@ private slots:
     // floor is larger than its contrast), but its mean around each pixel does: it is kept, and
     // no part of the noise is.
     void aPartOnNoiseStandsOutInItsMean() {
-        constexpr std::int64_t H = 240, W = 220;
-        Canvas c(H, W);
+        auto c = Canvas::onNoise(240, 220, 5, 0.2);
         const auto &xs = c.xs, &ys = c.ys;
-        torch::manual_seed(5);
-        c.rgb = (0.5 + 0.2 * torch::randn({3, H, W})).clamp(0, 1);
         const auto body = (xs >= 40) & (xs < 120) & (ys >= 50) & (ys < 210);
         const auto potion = ((xs - 175).pow(2) + (ys - 60).pow(2)) < 10 * 10;
         c.paint(body, {0.75f, 0.2f, 0.3f});
@@ -757,10 +761,8 @@ private slots:
     // strip a pixel wide along the mask is the edge's (the edge snap's to judge): none is taken.
     void aPartTheRemoverCutOffAtTheEdgeIsTakenBack() {
         constexpr std::int64_t H = 240, W = 220;
-        Canvas c(H, W);
+        auto c = Canvas::onNoise(H, W, 11, 0.04);
         const auto &xs = c.xs, &ys = c.ys;
-        torch::manual_seed(11);
-        c.rgb = (0.5 + 0.04 * torch::randn({3, H, W})).clamp(0, 1);
         const auto body = (xs >= 60) & (xs < 160) & (ys >= 60) & (ys < 200);
         const auto cap = (xs >= 70) & (xs < 150) & (ys >= 57) & (ys < 60);
         const auto glow = (xs < 60) & (ys >= 100) & (ys < 160);

@@ -34,8 +34,8 @@ constexpr double kCoreShare = 0.5;
 // round the mask (where a ring of half-covered pixels lies: the edge's, not a part's) ...
 constexpr std::int64_t kRim = 2;
 constexpr std::int64_t kLeastPast = 3;
-// ... and ends in a step: this many pixels past it, what does not stand out stands out less
-// than this share of the noise floor on average (noise: about 0.2; a glow fades out above).
+// ... and ends in a step: what lies this many pixels past it stands out less than this share
+// of the noise floor on average (the background's noise: about 0.2; a glow fades out above).
 constexpr std::int64_t kEdgeStep = 2;
 constexpr double kFadeShare = 0.5;
 
@@ -178,7 +178,7 @@ torch::Tensor cutOffAtTheEdge(const torch::Tensor& mask, const torch::Tensor& ne
     auto cut = torch::zeros({h, w}, torch::kBool);
     if (count <= 1) return cut;
 
-    auto labels = torch::from_blob(const_cast<std::int32_t*>(pieces.labels.data()), {h, w}, torch::kInt32)
+    const auto labels = torch::from_blob(const_cast<std::int32_t*>(pieces.labels.data()), {h, w}, torch::kInt32)
                       .to(torch::kFloat32);
     // Beside: the mask and the pixels round it. Clear: past the rim of kRim px round the mask.
     // Beyond: kEdgeStep px past a piece and not beside the mask, with the piece's label.

@@ -3,8 +3,8 @@
 // U²-Netp finds the character and leaves out what floats beside it (a potion, an orb, a
 // chain's beads, a dropped weapon), which is the artist's as much as the body is. Such a part
 // stands out from the background around it; the background is taken to be smooth (flat, a
-// gradient, blurred blobs), so it is estimated from what lies away from the mask. So does a
-// part it cut off at the mask's edge, in a hue close to the background's. Against
+// gradient, blurred blobs), so it is estimated from what lies away from the mask. A part it
+// cut off at the mask's edge (in a hue close to the background's) stands out so too. Against
 // the same estimate, the background U²-Netp takes for the figure where the figure encloses it
 // (a ring's inside on noise) is taken out.
 //
