@@ -159,6 +159,27 @@ Standing standingOut(const torch::Tensor& rgb, const torch::Tensor& near, const 
     return standing;
 }
 
+// Of each of `regions` that `keep` marks, the pixels whose `contrast` (row-major, h × w) is at
+// least kCoreShare of the region's 90th percentile: a glow round an orb fades out below it.
+// [H,W] bool.
+torch::Tensor coresOf(const Regions& regions, const std::vector<char>& keep, const float* contrast, std::int64_t h,
+                      std::int64_t w) {
+    const auto count = regions.sizes.size();
+    std::vector<std::vector<float>> values(count);
+    for (std::int64_t p = 0; p < h * w; ++p)
+        if (const auto id = regions.labels[p]; id && keep[id]) values[id].push_back(contrast[p]);
+    std::vector<float> core(count, 0.0f);
+    for (std::size_t id = 1; id < count; ++id)
+        if (keep[id]) core[id] = static_cast<float>(kCoreShare) * valueAtShare(values[id], 0.9);
+    auto cores = torch::zeros({h, w}, torch::kBool);
+    auto* out = cores.data_ptr<bool>();
+    for (std::int64_t p = 0; p < h * w; ++p) {
+        const auto id = regions.labels[p];
+        out[p] = id && keep[id] && contrast[p] >= core[id];
+    }
+    return cores;
+}
+
 // What the remover cut off at the mask's edge (a crescent of hair, a hammer's head in the
 // background's hue): pieces of what stands out of the background `estimate` pixel by pixel,
 // within `near` (the mask's reach) and beside `mask` [H,W] (1 = subject). A piece is taken
@@ -175,8 +196,7 @@ torch::Tensor cutOffAtTheEdge(const torch::Tensor& mask, const torch::Tensor& ne
     const auto* c = on.data_ptr<std::uint8_t>();
     const auto pieces = labelRegions(h, w, [c](std::int64_t p) { return c[p] != 0; });
     const auto count = pieces.sizes.size();
-    auto cut = torch::zeros({h, w}, torch::kBool);
-    if (count <= 1) return cut;
+    if (count <= 1) return torch::zeros({h, w}, torch::kBool);
 
     const auto labels = torch::from_blob(const_cast<std::int32_t*>(pieces.labels.data()), {h, w}, torch::kInt32)
                       .to(torch::kFloat32);
@@ -197,28 +217,20 @@ torch::Tensor cutOffAtTheEdge(const torch::Tensor& mask, const torch::Tensor& ne
     std::vector<char> joined(count, 0);
     std::vector<std::int64_t> past(count, 0), shadowed(count, 0), beyondCount(count, 0);
     std::vector<double> beyondSum(count, 0.0);
-    std::vector<std::vector<float>> values(count);
     for (std::int64_t p = 0; p < n; ++p) {
         if (const auto id = pieces.labels[p]) {
             joined[id] |= bs[p];
             past[id] += cl[p];
             shadowed[id] += sh[p];
-            values[id].push_back(k[p]);
         }
         if (const auto id = by[p]) beyondSum[id] += k[p], ++beyondCount[id];
     }
-    std::vector<float> core(count, -1.0f);
+    std::vector<char> take(count, 0);
     for (std::size_t id = 1; id < count; ++id) {
         const bool step = beyondCount[id] == 0 || beyondSum[id] < kFadeShare * static_cast<double>(beyondCount[id]);
-        if (joined[id] && past[id] >= kLeastPast && 2 * shadowed[id] < pieces.sizes[id] && step)
-            core[id] = static_cast<float>(kCoreShare) * valueAtShare(values[id], 0.9);
+        take[id] = joined[id] && past[id] >= kLeastPast && 2 * shadowed[id] < pieces.sizes[id] && step;
     }
-    auto* out = cut.data_ptr<bool>();
-    for (std::int64_t p = 0; p < n; ++p) {
-        const auto id = pieces.labels[p];
-        out[p] = id && core[id] >= 0.0f && k[p] >= core[id];
-    }
-    return cut;
+    return coresOf(pieces, take, k, h, w);
 }
 
 }  // namespace
@@ -359,32 +371,21 @@ torch::Tensor addDetachedParts(const torch::Tensor& rgbIn, const torch::Tensor& 
     const auto count = parts.sizes.size();
     std::vector<char> keep(count, 1);
     std::vector<std::int64_t> shaded(count, 0);
-    std::vector<std::vector<float>> contrast(count);
     for (std::int64_t p = 0; p < n; ++p) {
         const auto id = parts.labels[p];
         if (!id) continue;
         if (cl[p]) keep[id] = 0;  // touches the mask: its edge, not a part apart
         shaded[id] += sh[p];
-        contrast[id].push_back(res[p]);
     }
-    std::vector<float> core(count, 0.0f);
     bool any = false;
     for (std::size_t id = 1; id < count; ++id) {
         const auto size = static_cast<double>(parts.sizes[id]);
         keep[id] = keep[id] && !atBorder[id] && parts.sizes[id] >= minArea && size <= kMaxPartShare * maskArea &&
                    static_cast<double>(shaded[id]) < kShadowShare * size;
-        if (!keep[id]) continue;
-        auto& v = contrast[id];
-        core[id] = static_cast<float>(kCoreShare) * valueAtShare(v, 0.9);
-        any = true;
+        any = any || keep[id];
     }
     if (!any) return torch::maximum(soft.to(torch::kFloat32), cutOff.to(torch::kFloat32));
-    auto added = torch::zeros({h, w}, torch::kBool);
-    auto* a = added.data_ptr<bool>();
-    for (std::int64_t p = 0; p < n; ++p) {
-        const auto id = parts.labels[p];
-        a[p] = id && keep[id] && res[p] >= core[id];
-    }
+    const auto added = coresOf(parts, keep, res, h, w);
     return torch::maximum(soft.to(torch::kFloat32), withHoles(added | cutOff).to(torch::kFloat32));
 }
 
