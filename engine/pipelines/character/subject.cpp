@@ -37,6 +37,9 @@ constexpr double kEnclosedContrast = 0.015;
 constexpr double kIslandShare = 0.05;
 // A ground shadow lies flat: at least this many times as wide as tall.
 constexpr double kShadowAspect = 1.5;
+// A thin piece of the classical cut-out (thinPieces) is a part, not a speck, when it has at
+// least this many times as many pixels as the guided filter's window is wide.
+constexpr double kThinLength = 3.0;
 // A ground shadow in an artist's alpha: less opaque than this, darker (luma) than this.
 constexpr double kShadowAlpha = 0.75;
 constexpr double kShadowLuma = 0.25;
@@ -320,8 +323,17 @@ torch::Tensor classicalMask(const torch::Tensor& rgb, const EvenBackground& even
     return foreground.to(torch::kFloat32);
 }
 
+namespace {
+
+// The guided filter's window reaches this far from each pixel.
+std::int64_t refineRadius(const torch::Tensor& rgb) {
+    return std::max<std::int64_t>(2, std::max(rgb.size(1), rgb.size(2)) / 300);
+}
+
+}  // namespace
+
 torch::Tensor refineMask(const torch::Tensor& rgb, const torch::Tensor& mask) {
-    const auto radius = std::max<std::int64_t>(2, std::max(rgb.size(1), rgb.size(2)) / 300);
+    const auto radius = refineRadius(rgb);
     const double eps = 1e-3;
     auto guide = (rgb[0] * 0.299 + rgb[1] * 0.587 + rgb[2] * 0.114);
     auto meanI = boxBlur(guide, radius), meanP = boxBlur(mask, radius);
@@ -388,9 +400,46 @@ std::vector<std::string> edgesTouched(const torch::Tensor& region) {
 
 namespace {
 
-// The classical cut-out as a soft mask, its edge refined at full resolution.
+// The pieces of the classical cut-out `binary` ([H,W], 0/1) thinner than the guided filter's
+// window (an opening of that radius takes them off): a spear's shaft, a stalk, a stroke. The
+// filter averages such a piece with the background around it, and where its contrast is low
+// it falls under ½ and is lost (a brown shaft 2 px wide on a mauve background). Left out: the
+// pieces of fewer pixels than kThinLength windows' widths (a JPEG's specks), and those on or
+// beside a shadow (an even darkening of the background wider than a stroke: its anti-aliased
+// rim). [H,W] bool.
+torch::Tensor thinPieces(const torch::Tensor& rgb, const torch::Tensor& binary, const EvenBackground& background,
+                         std::int64_t radius) {
+    const auto h = binary.size(0), w = binary.size(1);
+    const auto evenly = darkenedEvenly(rgb, background.colour).to(torch::kFloat32);
+    const auto nearShadow = dilate(dilate(erode(evenly, 1), 1), radius + 1) > 0.5;
+    auto thin = ((binary > 0.5) & (dilate(erode(binary, radius), radius) < 0.5) & ~nearShadow & (evenly < 0.5))
+                    .to(torch::kUInt8)
+                    .contiguous();
+    auto* t = thin.data_ptr<std::uint8_t>();
+    const auto pieces = labelRegions(h, w, [t](std::int64_t p) { return t[p] != 0; });
+    const double least = kThinLength * static_cast<double>(2 * radius + 1);
+    for (std::int64_t p = 0; p < h * w; ++p)
+        if (t[p] && static_cast<double>(pieces.sizes[pieces.labels[p]]) < least) t[p] = 0;
+    return thin.to(torch::kBool);
+}
+
+// The classical cut-out as a soft mask, its edge refined at full resolution. Its thin pieces
+// (thinPieces) take their coverage from their colour instead: each pixel's distance from the
+// background against the piece's own (the farthest within the filter's window).
 torch::Tensor classicalSoftMask(const torch::Tensor& rgb, const EvenBackground& background) {
-    return refineMask(rgb, gaussianBlur(classicalMask(rgb, background), 1.0));
+    const auto binary = classicalMask(rgb, background);
+    const auto soft = refineMask(rgb, gaussianBlur(binary, 1.0));
+    const auto radius = refineRadius(rgb);
+    const auto thin = thinPieces(rgb, binary, background, radius);
+    if (!thin.any().item<bool>()) return soft;
+    const auto distance = colourDistance(rgb, background.colour);
+    namespace F = torch::nn::functional;
+    const auto own = F::max_pool2d((distance * binary).unsqueeze(0).unsqueeze(0),
+                                   F::MaxPool2dFuncOptions(2 * radius + 1).stride(1).padding(radius))
+                         .squeeze(0)
+                         .squeeze(0);
+    const auto coverage = (distance / own.clamp_min(1e-6f)).clamp(0, 1);
+    return torch::where(thin, torch::max(soft, coverage), soft);
 }
 
 // A learned remover's soft mask completed by the classical cut-out's on an even `background`:
