@@ -885,31 +885,52 @@ private slots:
     }
 
     // A learned remover that takes the hard ground shadow for part of the figure (the
-    // background under the feet 45 % darker): the shadow is left out, the feet (dark, but of
-    // their own colour) and the body stay.
+    // background under the feet darkened by half): the shadow is left out, the feet (dark, but
+    // of their own colour) and the body stay. On a light gradient; and on dark blobs of navy
+    // with dithering of ±1.3/255, a tenth of the background's red of 0.05 and a fifth in the
+    // shadow. There each channel's factor is noisy: the background darkened evenly is where
+    // each channel's colour lies within 0.03 of what their mean factor gives, or its factor
+    // within 0.06 of the mean. With the factors alone, 99 % of the dark shadow was kept.
+    void aLearnedMaskLosesTheGroundShadow_data() {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light gradient") << false;
+        QTest::newRow("dark blobs, dithered") << true;
+    }
+
     void aLearnedMaskLosesTheGroundShadow() {
+        QFETCH(bool, dark);
         constexpr std::int64_t H = 300, W = 300;
-        const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
-        const auto xs = torch::arange(W, torch::kFloat32).view({1, W}).expand({H, W});
-        auto rgb = torch::stack({0.5f + 0.3f * ys / H, 0.6f + 0.1f * xs / W, 0.8f - 0.2f * ys / H});
+        Canvas c(H, W);
+        const auto &xs = c.xs, &ys = c.ys;
+        const auto blob = [&](double x, double y, double sigma) {
+            return (-((xs - x).pow(2) + (ys - y).pow(2)) / (2 * sigma * sigma)).exp();
+        };
+        c.rgb = dark ? torch::stack({0.05 + 0.05 * blob(60, 250, 70), 0.07 + 0.06 * blob(250, 200, 80),
+                                     0.16 + 0.08 * blob(150, 280, 90)})
+                     : torch::stack({0.5f + 0.3f * ys / H, 0.6f + 0.1f * xs / W, 0.8f - 0.2f * ys / H});
         const auto shadow = (((xs - 150) / 90).pow(2) + ((ys - 262) / 16).pow(2)) < 1;
         const auto body = (xs > 110) & (xs < 190) & (ys > 40) & (ys < 250);
         const auto feet = (((xs - 130) / 18).pow(2) + ((ys - 255) / 8).pow(2) < 1) |
                           (((xs - 170) / 18).pow(2) + ((ys - 255) / 8).pow(2) < 1);
-        rgb = torch::where(shadow, rgb * 0.55f, rgb);
-        const auto paint = [&](const torch::Tensor& where, std::array<float, 3> c) {
-            for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(where, c[k]);
-        };
-        paint(body, {0.8f, 0.4f, 0.2f});
-        paint(feet, {0.25f, 0.15f, 0.1f});
+        c.rgb = torch::where(shadow, c.rgb * 0.5f, c.rgb);
+        c.paint(body, {0.8f, 0.4f, 0.2f});
+        c.paint(feet, dark ? std::array<float, 3>{0.9f, 0.9f, 0.85f} : std::array<float, 3>{0.25f, 0.15f, 0.1f});
+        if (dark) {
+            torch::manual_seed(3);
+            c.rgb = (c.rgb + 0.005 * torch::randn({3, H, W})).clamp(0, 1);
+        }
         const auto learnedMask = (body | feet | shadow).to(torch::kFloat32);
         const MaskPredictor learned = [&](const torch::Tensor&) { return learnedMask; };
-        const auto s = extractSubject(torch::cat({rgb, torch::ones({1, H, W})}), false, learned,
-                                      MaskSource::U2NetP, 0.005, "shadow.png");
-        QCOMPARE(s.region[268][80].item<int>(), 0);   // the shadow, left of the feet
-        QCOMPARE(s.region[270][150].item<int>(), 0);  // and under them
-        QCOMPARE(s.region[255][130].item<int>(), 1);  // a foot
-        QCOMPARE(s.region[150][150].item<int>(), 1);  // the body
+        const auto found = extractSubject(c.rgb, false, learned, MaskSource::U2NetP, 0.005, "shadow.png").region.to(torch::kBool);
+        const auto share = [&](const torch::Tensor& truth) {
+            return (found & truth).sum().item<double>() / truth.sum().item<double>();
+        };
+        const auto visible = shadow & ~body & ~feet;
+        qInfo("shadow kept %.3f, body %.3f, feet %.3f", share(visible), share(body), share(feet));
+        QVERIFY2(share(visible) < 0.05, qPrintable(QString::number(share(visible))));
+        QVERIFY(!found[270][150].item<bool>());  // the shadow under the feet
+        QVERIFY2(share(feet) > 0.95, qPrintable(QString::number(share(feet))));
+        QVERIFY2(share(body) > 0.99, qPrintable(QString::number(share(body))));
     }
 
     // The classical cut-out on white: a light arm without an outline is subject though it lies

@@ -42,7 +42,9 @@ EvenBackground backgroundBehind(const torch::Tensor& rgb, const torch::Tensor& s
 std::optional<double> noiseFloor(const torch::Tensor& residual, const torch::Tensor& where);
 
 /// Where `rgb` [3,H,W] is `background` ([3,H,W] or [3,1,1]) darkened evenly, as a shadow
-/// darkens it: every channel by about the same factor, between 0.3 and 0.985. [H,W] bool.
+/// darkens it: every channel by about the same factor, between 0.3 and 0.985 (each channel's
+/// within 0.06 of their mean, or its colour within 0.03 of what the mean gives: a dark
+/// channel's factor is noisy). [H,W] bool.
 torch::Tensor darkenedEvenly(const torch::Tensor& rgb, const torch::Tensor& background);
 
 /// `soft` [H,W] (0..1) less the background seen through the figure that a learned remover took
