@@ -1049,8 +1049,21 @@ private slots:
     // The classical cut-out's edge lies where the figure covers half of a pixel, also around
     // a chain's beads (4 px across), which the guided filter's reach (refineMask) shrinks:
     // each edge pixel is judged by its colour (snapToColourEdge). Unjudged, 46 pixels of the
-    // beads' rims were lost.
+    // beads' rims were lost. A grey figure on white darkens the background evenly where it
+    // half covers a pixel, as a shadow does; only a wide such patch is one, and the grey
+    // figure's edge is judged too (its rim taken for a shadow's, 46 pixels were off).
+    void theClassicalEdgeLiesWhereTheFigureCoversHalfAPixel_data() {
+        QTest::addColumn<float>("red");
+        QTest::addColumn<float>("green");
+        QTest::addColumn<float>("blue");
+        QTest::newRow("dark red") << 0.35f << 0.08f << 0.1f;
+        QTest::newRow("grey") << 0.6f << 0.6f << 0.6f;
+    }
+
     void theClassicalEdgeLiesWhereTheFigureCoversHalfAPixel() {
+        QFETCH(float, red);
+        QFETCH(float, green);
+        QFETCH(float, blue);
         constexpr int H = 200, W = 220;
         // A body and a chain of beads, anti-aliased; the truth: what they cover half of or more.
         std::vector<std::array<double, 3>> discs{{80.3, 99.6, 40.2}};
@@ -1059,7 +1072,7 @@ private slots:
             return std::any_of(discs.begin(), discs.end(), [&](const auto& d) { return std::hypot(x - d[0], y - d[1]) < d[2]; });
         });
         const auto truth = coverage >= 0.5f;
-        const float figure[3] = {0.35f, 0.08f, 0.1f};
+        const float figure[3] = {red, green, blue};
         const float background = 0.95f;
         auto rgba = torch::ones({4, H, W});
         for (int k = 0; k < 3; ++k) rgba[k] = background * (1 - coverage) + figure[k] * coverage;

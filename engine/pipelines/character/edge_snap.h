@@ -24,7 +24,8 @@ namespace stageload {
 /// when a ≥ ½. Pixels that flip take a as their soft value. The edge stays where it was where
 /// no figure colour stands clear of the background's own noise (a busy background, a part in
 /// the background's colour), where no mix explains the pixel (a thin part of a colour of its
-/// own), and where the pixel outside is the background darkened evenly (a shadow).
+/// own), and where the pixel outside is the background darkened evenly over a patch wider
+/// than a stroke (a shadow; a grey part's anti-aliased rim on white is a thin ring, judged).
 torch::Tensor snapToColourEdge(const torch::Tensor& rgb, const torch::Tensor& soft);
 
 }  // namespace stageload
