@@ -247,6 +247,10 @@ torch::Tensor darkenedEvenly(const torch::Tensor& rgb, const torch::Tensor& back
     return (darkening > 0.3) & (darkening < 0.985) & (((ratio - darkening).abs() - tolerance).amax(0) < 0);
 }
 
+torch::Tensor widerThanAStroke(const torch::Tensor& evenly) {
+    return dilate(erode(evenly.to(torch::kFloat32), 1), 1) > 0.5;
+}
+
 std::optional<double> noiseFloor(const torch::Tensor& residual, const torch::Tensor& where) {
     const auto strays = mostStray(residual, where);
     if (!strays) return std::nullopt;

@@ -47,6 +47,11 @@ std::optional<double> noiseFloor(const torch::Tensor& residual, const torch::Ten
 /// channel's factor is noisy). [H,W] bool.
 torch::Tensor darkenedEvenly(const torch::Tensor& rgb, const torch::Tensor& background);
 
+/// The patches of `evenly` ([H,W] bool, darkenedEvenly's) wider than a stroke: a 3 × 3 opening
+/// keeps a shadow and leaves out a ring a pixel or two wide (an outline partly covering the
+/// background, a grey part's anti-aliased rim). [H,W] bool.
+torch::Tensor widerThanAStroke(const torch::Tensor& evenly);
+
 /// `soft` [H,W] (0..1) less the background seen through the figure that a learned remover took
 /// for it (a ring's inside, the gap between an arm and the body): regions inside the mask (not
 /// joined to what it leaves open at the picture's border) where, around each pixel, `rgb`

@@ -42,12 +42,11 @@ torch::Tensor snapToColourEdge(const torch::Tensor& rgbIn, const torch::Tensor& 
     if (!noise) return soft;
     const auto floor = static_cast<float>(*noise);
 
-    // Outside the figure, the background darkened evenly over a patch wider than a stroke (an
-    // opening, 3 × 3, keeps it) is a shadow, which the edge does not grow into. A grey part's
-    // anti-aliased rim on a light background darkens it evenly too, in a ring a pixel or two
-    // wide, and is judged.
-    const auto evenly = (darkenedEvenly(rgb, background) & (mask == 0)).to(torch::kFloat32);
-    const auto shadow = (dilate(erode(evenly, 1), 1) > 0.5).to(torch::kUInt8).contiguous();
+    // Outside the figure, the background darkened evenly over a patch wider than a stroke is
+    // a shadow, which the edge does not grow into. A grey part's anti-aliased rim on a light
+    // background darkens it evenly too, in a ring a pixel or two wide, and is judged.
+    const auto shadow =
+        widerThanAStroke(darkenedEvenly(rgb, background) & (mask == 0)).to(torch::kUInt8).contiguous();
     const auto outer = (dilate(figure, reach) > 0.5).to(torch::kUInt8).contiguous();
     const auto inner = (erode(figure, reach) > 0.5).to(torch::kUInt8).contiguous();
     const auto* sh = shadow.data_ptr<std::uint8_t>();

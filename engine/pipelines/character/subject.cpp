@@ -291,10 +291,9 @@ torch::Tensor classicalMask(const torch::Tensor& rgb, const EvenBackground& even
     // factor, over a wide area. Such pixels are background where they join it (the subject's
     // outline, far darker or of another hue, keeps them out of the subject's inside). "Wide":
     // an outline a pixel or two across, partly covering the background or a grey part,
-    // darkens evenly too and would let the background in; an opening (erode, then dilate,
-    // 3 × 3) leaves it out and keeps every shadow, soft or hard-edged.
-    const auto evenly = darkenedEvenly(rgb, background).to(torch::kFloat32);
-    const auto shadow = (dilate(erode(evenly, 1), 1) > 0.5).to(torch::kUInt8).contiguous();
+    // darkens evenly too and would let the background in; widerThanAStroke (an opening)
+    // leaves it out and keeps every shadow, soft or hard-edged.
+    const auto shadow = widerThanAStroke(darkenedEvenly(rgb, background)).to(torch::kUInt8).contiguous();
 
     // Light parts of the subject (a face, a white breastplate, a blade) are close to a light
     // background and fall under the threshold, but the subject's outline encloses them. What
@@ -410,9 +409,9 @@ namespace {
 torch::Tensor thinPieces(const torch::Tensor& rgb, const torch::Tensor& binary, const EvenBackground& background,
                          std::int64_t radius) {
     const auto h = binary.size(0), w = binary.size(1);
-    const auto evenly = darkenedEvenly(rgb, background.colour).to(torch::kFloat32);
-    const auto nearShadow = dilate(dilate(erode(evenly, 1), 1), radius + 1) > 0.5;
-    auto thin = ((binary > 0.5) & (dilate(erode(binary, radius), radius) < 0.5) & ~nearShadow & (evenly < 0.5))
+    const auto evenly = darkenedEvenly(rgb, background.colour);
+    const auto nearShadow = dilate(widerThanAStroke(evenly).to(torch::kFloat32), radius + 1) > 0.5;
+    auto thin = ((binary > 0.5) & (dilate(erode(binary, radius), radius) < 0.5) & ~nearShadow & ~evenly)
                     .to(torch::kUInt8)
                     .contiguous();
     auto* t = thin.data_ptr<std::uint8_t>();
