@@ -281,7 +281,15 @@ torch::Tensor classicalMask(const torch::Tensor& rgb) {
     return classicalMask(rgb, evenBackground(rgb));
 }
 
-torch::Tensor classicalMask(const torch::Tensor& rgb, const EvenBackground& even) {
+namespace {
+
+// The classical cut-out ([H,W] float, 0/1), with what it measured on the way: each pixel's
+// distance from the background's colour, and where the background is darkened evenly.
+struct ClassicalCut {
+    torch::Tensor mask, distance, evenly;
+};
+
+ClassicalCut classicalCut(const torch::Tensor& rgb, const EvenBackground& even) {
     const auto h = rgb.size(1), w = rgb.size(2);
     const auto& [background, spread] = even;
     auto distance = colourDistance(rgb, background);
@@ -293,7 +301,8 @@ torch::Tensor classicalMask(const torch::Tensor& rgb, const EvenBackground& even
     // an outline a pixel or two across, partly covering the background or a grey part,
     // darkens evenly too and would let the background in; widerThanAStroke (an opening)
     // leaves it out and keeps every shadow, soft or hard-edged.
-    const auto shadow = widerThanAStroke(darkenedEvenly(rgb, background)).to(torch::kUInt8).contiguous();
+    const auto evenly = darkenedEvenly(rgb, background);
+    const auto shadow = widerThanAStroke(evenly).to(torch::kUInt8).contiguous();
 
     // Light parts of the subject (a face, a white breastplate, a blade) are close to a light
     // background and fall under the threshold, but the subject's outline encloses them. What
@@ -319,7 +328,13 @@ torch::Tensor classicalMask(const torch::Tensor& rgb, const EvenBackground& even
     }
     for (std::int64_t i = 0; i < h * w; ++i)
         if (const auto id = gaps.labels[i]) fg[i] = enclosedSubject[id];  // else neither: subject
-    return foreground.to(torch::kFloat32);
+    return {foreground.to(torch::kFloat32), distance, evenly};
+}
+
+}  // namespace
+
+torch::Tensor classicalMask(const torch::Tensor& rgb, const EvenBackground& even) {
+    return classicalCut(rgb, even).mask;
 }
 
 namespace {
@@ -406,10 +421,9 @@ namespace {
 // pieces of fewer pixels than kThinLength windows' widths (a JPEG's specks), and those on or
 // beside a shadow (an even darkening of the background wider than a stroke: its anti-aliased
 // rim). [H,W] bool.
-torch::Tensor thinPieces(const torch::Tensor& rgb, const torch::Tensor& binary, const EvenBackground& background,
-                         std::int64_t radius) {
+// `evenly`: where the background is darkened evenly ([H,W] bool).
+torch::Tensor thinPieces(const torch::Tensor& binary, const torch::Tensor& evenly, std::int64_t radius) {
     const auto h = binary.size(0), w = binary.size(1);
-    const auto evenly = darkenedEvenly(rgb, background.colour);
     const auto nearShadow = dilate(widerThanAStroke(evenly).to(torch::kFloat32), radius + 1) > 0.5;
     auto thin = ((binary > 0.5) & (dilate(erode(binary, radius), radius) < 0.5) & ~nearShadow & ~evenly)
                     .to(torch::kUInt8)
@@ -426,12 +440,13 @@ torch::Tensor thinPieces(const torch::Tensor& rgb, const torch::Tensor& binary, 
 // (thinPieces) take their coverage from their colour instead: each pixel's distance from the
 // background against the piece's own (the farthest within the filter's window).
 torch::Tensor classicalSoftMask(const torch::Tensor& rgb, const EvenBackground& background) {
-    const auto binary = classicalMask(rgb, background);
+    const auto cut = classicalCut(rgb, background);
+    const auto& binary = cut.mask;
+    const auto& distance = cut.distance;
     const auto soft = refineMask(rgb, gaussianBlur(binary, 1.0));
     const auto radius = refineRadius(rgb);
-    const auto thin = thinPieces(rgb, binary, background, radius);
+    const auto thin = thinPieces(binary, cut.evenly, radius);
     if (!thin.any().item<bool>()) return soft;
-    const auto distance = colourDistance(rgb, background.colour);
     namespace F = torch::nn::functional;
     const auto own = F::max_pool2d((distance * binary).unsqueeze(0).unsqueeze(0),
                                    F::MaxPool2dFuncOptions(2 * radius + 1).stride(1).padding(radius))
