@@ -21,6 +21,10 @@ constexpr std::int64_t kContrastReach = 3;
 constexpr float kUnexplained = 0.25f;
 // The background's noise is measured in a ring this wide beyond the band.
 constexpr std::int64_t kNoiseRing = 8;
+// A colour stored in 8 bits is off by up to half a step in each channel: the coverage of a
+// pixel the figure covers exactly half of (an edge on a pixel's middle) comes out as much as
+// this over |F − B| under ½, and such a pixel is the figure's.
+constexpr float kQuantum = 0.5f / 255.0f * 1.7320508f;
 
 }  // namespace
 
@@ -61,12 +65,16 @@ torch::Tensor snapToColourEdge(const torch::Tensor& rgbIn, const torch::Tensor& 
     const auto n = h * w;
     // The figure's coverage of pixel p: its colour taken as a mix of the background's behind it
     // and a colour of the figure within kContrastReach (the one whose mix explains it best),
-    // or -1 when no such colour stands clear of the background's noise.
-    const auto coverage = [&](std::int64_t p, const std::uint8_t* interior) {
+    // or -1 when no such colour stands clear of the background's noise. With it, how far
+    // under ½ the coverage of a pixel covered half may come out (kQuantum).
+    struct Coverage {
+        float a, tie;
+    };
+    const auto coverage = [&](std::int64_t p, const std::uint8_t* interior) -> Coverage {
         const auto y = p / w, x = p % w;
         float cb[3];
         for (int ch = 0; ch < 3; ++ch) cb[ch] = px[ch * n + p] - bg[ch * n + p];
-        float best = -1.0f, bestMiss = 0.0f;
+        float best = -1.0f, bestMiss = 0.0f, bestLength = 1.0f;
         for (auto yy = std::max<std::int64_t>(0, y - kContrastReach); yy <= std::min(h - 1, y + kContrastReach); ++yy)
             for (auto xx = std::max<std::int64_t>(0, x - kContrastReach); xx <= std::min(w - 1, x + kContrastReach); ++xx) {
                 const auto q = yy * w + xx;
@@ -80,12 +88,14 @@ torch::Tensor snapToColourEdge(const torch::Tensor& rgbIn, const torch::Tensor& 
                 const float a = std::clamp(dot / len, 0.0f, 1.0f);
                 float miss = 0.0f;
                 for (int ch = 0; ch < 3; ++ch) miss += (cb[ch] - a * fb[ch]) * (cb[ch] - a * fb[ch]);
-                if (best < 0.0f || miss < bestMiss) best = a, bestMiss = miss;
+                if (best < 0.0f || miss < bestMiss) best = a, bestMiss = miss, bestLength = len;
             }
         // A colour no such mix explains (a thin part of a colour of its own) is left alone.
         const float unexplained = std::max(floor * floor, kUnexplained * d[p] * d[p]);
-        return bestMiss / 3.0f > unexplained ? -1.0f : best;
+        if (best < 0.0f || bestMiss / 3.0f > unexplained) return {-1.0f, 0.0f};
+        return {best, kQuantum / std::sqrt(bestLength)};
     };
+    const float kBelowHalf = std::nextafter(0.5f, 0.0f);
     std::vector<std::int64_t> flips;
     // A step at a time from the edge: a pixel a few steps off is judged once the pixels
     // between it and the figure have been.
@@ -100,11 +110,10 @@ torch::Tensor snapToColourEdge(const torch::Tensor& rgbIn, const torch::Tensor& 
                 const bool edge = (x > 0 && m[p - 1] != on) || (x + 1 < w && m[p + 1] != on) ||
                                   (y > 0 && m[p - w] != on) || (y + 1 < h && m[p + w] != on);
                 if (!edge || (on ? in[p] : !out[p] || sh[p])) continue;
-                const float a = coverage(p, inside);
-                if (a >= 0.0f && (a >= 0.5f) != on) {
-                    flips.push_back(p);
-                    s[p] = a;
-                }
+                const auto [a, tie] = coverage(p, inside);
+                if (a < 0.0f || (a >= 0.5f - tie) == on) continue;
+                flips.push_back(p);
+                s[p] = on ? std::min(a, kBelowHalf) : std::max(a, 0.5f);
             }
         if (flips.empty()) break;
         for (const auto p : flips) m[p] = !m[p];
