@@ -5,6 +5,7 @@
 
 #include "engine/core/image_tensor.h"
 #include "engine/core/order_statistics.h"
+#include "engine/pipelines/character/detached_parts.h"
 
 namespace stageload {
 namespace {
@@ -99,10 +100,17 @@ EvenBackground evenBackground(const torch::Tensor& rgbIn) {
     const auto border = borderPixels(rgb);
     const auto colour = std::get<0>(border.median(1)).view({3, 1});
     EvenBackground flat{colour.view({3, 1, 1}), wholeBorderSpread(border, colour)};
+    if (flat.spread < kEvenBackgroundSpread) return flat;
     // Where most of the border is the median colour, what strays is local (a figure, a
-    // shadow or a blob crossing the frame): no shade explains it.
-    if (flat.spread < kEvenBackgroundSpread || mostBorderSpread(rgb, flat.colour) < kEvenBackgroundSpread)
+    // shadow or a blob crossing the frame): no shade explains it. A ground shadow running out
+    // of the frame is that colour darkened evenly, and the background as even as without it:
+    // its spread is measured on the rest.
+    if (mostBorderSpread(rgb, flat.colour) < kEvenBackgroundSpread) {
+        const auto shadow = darkenedEvenly(border.unsqueeze(1), flat.colour)[0];
+        if (const auto lit = border.index({torch::indexing::Slice(), ~shadow}); lit.size(1) > 0)
+            flat.spread = wholeBorderSpread(lit, colour);
         return flat;
+    }
     const auto shade = shadeFromBorder(rgb);
     EvenBackground shaded{shade, mostBorderSpread(rgb, shade)};
     return shaded.spread < flat.spread ? shaded : flat;
