@@ -36,6 +36,9 @@ using namespace stageload;
 // The suite's own names: its program compiles it in one source with other suites.
 namespace test_character {
 
+// A colour, 0..1 per channel: a column of data-driven tests.
+using Colour = std::array<float, 3>;
+
 namespace {
 
 const std::filesystem::path kSamples = STAGELOAD_SAMPLES_DIR;
@@ -629,16 +632,27 @@ private slots:
 
     // A learned mask that lost the lower part of a drawn figure (grey, near the background's
     // colour) gets it back from the outline; a gap of the background's own colour inside the
-    // figure stays open, and so does everything outside.
+    // figure stays open, and so does everything outside, a ground shadow under the figure
+    // included. An outline is ink by being dark against the background behind it: a dark grey
+    // on green (luma 0.24 against 0.43) as black on grey-blue (above 0.2, it was not ink, and
+    // the lower part stayed lost).
+    void theOutlineCompletesALearnedMask_data() {
+        QTest::addColumn<Colour>("bg");
+        QTest::addColumn<Colour>("ink");
+        QTest::newRow("black on grey-blue") << Colour{0.60f, 0.65f, 0.70f} << Colour{0.12f, 0.10f, 0.16f};
+        QTest::newRow("dark grey on green") << Colour{0.35f, 0.50f, 0.25f} << Colour{0.24f, 0.25f, 0.22f};
+    }
+
     void theOutlineCompletesALearnedMask() {
+        QFETCH(Colour, bg);
+        QFETCH(Colour, ink);
         constexpr std::int64_t H = 240, W = 200;
         const auto ys = torch::arange(H, torch::kFloat32).view({H, 1}).expand({H, W});
         const auto xs = torch::arange(W, torch::kFloat32).view({1, W}).expand({H, W});
         const auto disc = [&](double cx, double cy, double r) { return ((xs - cx).pow(2) + (ys - cy).pow(2)).sqrt() < r; };
-        const std::array<float, 3> bg{0.60f, 0.65f, 0.70f}, ink{0.12f, 0.10f, 0.16f}, skin{1.0f, 0.85f, 0.74f},
-            grey{0.50f, 0.56f, 0.64f};
+        const Colour skin{1.0f, 0.85f, 0.74f}, grey{0.50f, 0.56f, 0.64f}, shadow{bg[0] * 0.55f, bg[1] * 0.55f, bg[2] * 0.55f};
         auto rgb = torch::empty({3, H, W});
-        const auto paint = [&](const torch::Tensor& where, std::array<float, 3> c) {
+        const auto paint = [&](const torch::Tensor& where, Colour c) {
             for (int k = 0; k < 3; ++k) rgb[k].masked_fill_(where, c[k]);
         };
         // The lost part is a foot's share of the figure (a gap a quarter of the mask or more
@@ -646,19 +660,23 @@ private slots:
         const auto inside = disc(100, 120, 60), upper = inside & (ys < 160), lower = inside & (ys >= 160);
         const auto hole = disc(100, 90, 10);
         paint(torch::ones({H, W}, torch::kBool), bg);
-        paint(disc(100, 120, 66), ink);
+        paint(disc(100, 120, 62), ink);
         paint(upper, skin);
         paint(lower, grey);
         paint(hole, bg);
+        const auto ground = (ys >= 182) & (ys < 186) & (xs >= 60) & (xs < 140);  // touches the outline
+        paint(ground & ~disc(100, 120, 62), shadow);
         auto soft = (upper & ~hole).to(torch::kFloat32);
         const auto out = closeByOutline(rgb, soft);
+        QCOMPARE(out[184][100].item<float>(), 0.0f);  // the ground shadow
+        QCOMPARE(out[184][65].item<float>(), 0.0f);
         QCOMPARE(out[170][100].item<float>(), 1.0f);  // the lost lower part
-        QCOMPARE(out[120][37].item<float>(), 1.0f);   // the outline
+        QCOMPARE(out[120][39].item<float>(), 1.0f);   // the outline
         QCOMPARE(out[90][100].item<float>(), 0.0f);   // the gap of the background's colour
         QCOMPARE(out[5][5].item<float>(), 0.0f);      // outside
         QCOMPARE(out[60][100].item<float>(), 1.0f);   // what the mask had stays
         // Without the outline nothing is enclosed: the mask comes back as it was.
-        paint(disc(100, 120, 66) & ~inside, bg);
+        paint(disc(100, 120, 62) & ~inside, bg);
         QVERIFY(torch::equal(closeByOutline(rgb, soft), soft));
     }
 

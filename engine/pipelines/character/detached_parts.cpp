@@ -92,13 +92,6 @@ std::int64_t localBox(std::int64_t h, std::int64_t w) {
     return std::max<std::int64_t>(2, std::llround(kLocalShare * static_cast<double>(std::max(h, w))));
 }
 
-// What lies within reach of the mask of `soft` [H,W] (a pixel or two of its edge, a glow):
-// left out of the background's estimate. [H,W] bool.
-torch::Tensor maskReach(const torch::Tensor& soft) {
-    const auto reach = std::max<std::int64_t>(3, std::max(soft.size(0), soft.size(1)) / 100);
-    return dilate((soft >= 0.5).to(torch::kFloat32), reach) > 0.5;
-}
-
 // The smooth background (smoothBackground) beside what `near` [H,W] bool covers.
 struct BackgroundEstimate {
     torch::Tensor background;  // [3,H,W]
@@ -288,6 +281,11 @@ torch::Tensor smoothBackground(const torch::Tensor& rgbIn, const torch::Tensor& 
     }
     if (!weight.any().item<bool>()) return {};
     return resizeTensor(pushPullFill(coarse, weight), h, w).contiguous();
+}
+
+torch::Tensor maskReach(const torch::Tensor& soft) {
+    const auto reach = std::max<std::int64_t>(3, std::max(soft.size(0), soft.size(1)) / 100);
+    return dilate((soft >= 0.5).to(torch::kFloat32), reach) > 0.5;
 }
 
 EvenBackground backgroundBehind(const torch::Tensor& rgbIn, const torch::Tensor& soft) {

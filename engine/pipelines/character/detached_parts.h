@@ -27,6 +27,11 @@ inline constexpr double kBackgroundCellShare = 1.0 / 32.0;
 torch::Tensor smoothBackground(const torch::Tensor& rgb, const torch::Tensor& mask,
                                double cellShare = kBackgroundCellShare);
 
+/// What lies within reach of the mask of `soft` [H,W] (0..1): the mask grown by 1/100 of the
+/// picture's long side, at least 3 px (a pixel or two of its edge, a glow), which a background
+/// estimated beside the mask leaves out. [H,W] bool.
+torch::Tensor maskReach(const torch::Tensor& soft);
+
 /// The background behind a figure whose remover's mask is `soft` [H,W] (0..1), estimated from
 /// what lies beyond its reach: smoothBackground, first in cells 1/8 of the long side across,
 /// then in its own from what does not stand out of that rough estimate; with the spread of

@@ -9,12 +9,17 @@
 #include "engine/core/order_statistics.h"
 #include "engine/core/regions.h"
 #include "engine/core/torch_nn.h"
+#include "engine/pipelines/character/detached_parts.h"
 
 namespace stageload {
 namespace {
 
-// Darker than this (luma, 0..1), a pixel can be a stroke of the figure's outline.
+// Darker than this (luma, 0..1), a pixel can be a stroke of the figure's outline ...
 constexpr double kInkLuminance = 0.2;
+// ... and so it can when darker than this share of the background's luma behind it, up to
+// kInkCeiling, and not the background darkened evenly (a shadow).
+constexpr double kInkShare = 0.7;
+constexpr double kInkCeiling = 0.35;
 // A dark region is a stroke when it is thin: at least this share of it goes under an erosion
 // (radius: the picture's long side / 150, at least 2 px). A dark thing beside the figure (a
 // chair, a shadowed doorway) is thick and stays.
@@ -47,15 +52,29 @@ double colourDistance(const float* r, const float* g, const float* b, std::int64
     return std::sqrt((dr * dr + dg * dg + db * db) / 3.0);
 }
 
+// Where `rgb` [3,H,W] is dark enough to be the outline of the figure masked by `soft`: under
+// kInkLuminance, or under kInkShare of the luma of the background behind the mask (up to
+// kInkCeiling) without being that background darkened evenly. backgroundBehind leaves out what
+// stands out of it, so a part the mask lost does not count as background. A dark grey-green
+// outline on a green background (luma 0.21-0.29 against 0.37-0.47) is ink as black is on
+// white. [H,W] bool.
+torch::Tensor ink(const torch::Tensor& rgb, const torch::Tensor& soft) {
+    const auto lumaOf = [](const torch::Tensor& c) { return c[0] * 0.299 + c[1] * 0.587 + c[2] * 0.114; };
+    const auto luma = lumaOf(rgb);
+    const auto black = luma < kInkLuminance;
+    const auto background = backgroundBehind(rgb, soft).colour;
+    if (!background.defined()) return black;
+    const auto darker = luma < (lumaOf(background) * kInkShare).clamp_max(kInkCeiling);
+    return black | (darker & ~darkenedEvenly(rgb, background));
+}
+
 }  // namespace
 
 torch::Tensor closeByOutline(const torch::Tensor& rgbIn, const torch::Tensor& soft) {
     const auto rgb = rgbIn.to(torch::kFloat32).contiguous();
     const auto h = rgb.size(1), w = rgb.size(2), n = h * w;
     const auto inMask = (soft >= 0.5).to(torch::kUInt8).contiguous();
-    const auto dark = ((rgb[0] * 0.299 + rgb[1] * 0.587 + rgb[2] * 0.114) < kInkLuminance)
-                          .to(torch::kUInt8)
-                          .contiguous();
+    const auto dark = ink(rgb, soft).to(torch::kUInt8).contiguous();
     const auto* m = inMask.data_ptr<std::uint8_t>();
     const auto* d = dark.data_ptr<std::uint8_t>();
     const float* r = rgb.data_ptr<float>();

@@ -11,13 +11,13 @@
 namespace stageload {
 
 /// `soft` [H,W] (0..1) completed by the outline in `rgb` [3,H,W]: thin dark strokes that touch
-/// the mask become subject (of a stroke that reaches the picture's border away from the mask,
-/// a horizon, only the pixels beside the mask), and so does a gap that they and the mask
-/// enclose, unless its colours
-/// are those of the background seen around it (a gap between an arm and the body). Where
-/// the background around a gap is too varied to tell (a busy pattern), the outline is
-/// trusted. Gaps that reach the picture's border, and gaps a quarter of the mask's size or
-/// larger, stay as they were.
+/// the mask (dark: under a luma of 0.2, or under 0.7 of the background's behind the mask and
+/// not a shadow) become subject (of a stroke that reaches the picture's border away from the
+/// mask, a horizon, only the pixels beside the mask), and so does a gap that they and the mask
+/// enclose, unless its colours are those of the background seen around it (a gap between an
+/// arm and the body). Where the background around a gap is too varied to tell (a busy
+/// pattern), the outline is trusted. Gaps that reach the picture's border, and gaps a quarter
+/// of the mask's size or larger, stay as they were.
 torch::Tensor closeByOutline(const torch::Tensor& rgb, const torch::Tensor& soft);
 
 }  // namespace stageload

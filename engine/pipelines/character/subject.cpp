@@ -254,10 +254,8 @@ torch::Tensor withoutAlphaShadows(const torch::Tensor& rgb, const torch::Tensor&
 // A learned remover takes a hard ground shadow for part of the figure: within its mask, where
 // the smooth background (smoothBackground, from outside the mask) is darkened evenly.
 torch::Tensor withoutGroundShadows(const torch::Tensor& rgb, const torch::Tensor& soft) {
-    const auto h = soft.size(0), w = soft.size(1);
     const auto mask = (soft >= 0.5).to(torch::kFloat32);
-    const auto reach = std::max<std::int64_t>(3, std::max(h, w) / 100);
-    const auto background = smoothBackground(rgb, dilate(mask, reach) > 0.5);
+    const auto background = smoothBackground(rgb, maskReach(soft));
     if (!background.defined()) return soft;
     const auto even = darkenedEvenly(rgb, background) & (mask > 0.5);
     return soft.to(torch::kFloat32).masked_fill(groundShadow(even, mask > 0.5), 0.0f);
