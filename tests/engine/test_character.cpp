@@ -664,12 +664,17 @@ private slots:
         paint(upper, skin);
         paint(lower, grey);
         paint(hole, bg);
-        const auto ground = (ys >= 182) & (ys < 186) & (xs >= 60) & (xs < 140);  // touches the outline
-        paint(ground & ~disc(100, 120, 62), shadow);
+        // A ground shadow touching the outline, with a JPEG's noise (±0.04) that breaks its
+        // evenness here and there: such pixels are dark against the green, and 4 of them were
+        // taken as ink before the pixels round a shadow were left out.
+        const auto ground = (ys >= 182) & (ys < 186) & (xs >= 60) & (xs < 140) & ~disc(100, 120, 62);
+        for (int k = 0; k < 3; ++k) {
+            const auto noise = ((xs * 7 + ys * 13 + 5 * k).remainder(5) - 2) * 0.02f;
+            rgb[k] = torch::where(ground, shadow[k] + noise, rgb[k]);
+        }
         auto soft = (upper & ~hole).to(torch::kFloat32);
         const auto out = closeByOutline(rgb, soft);
-        QCOMPARE(out[184][100].item<float>(), 0.0f);  // the ground shadow
-        QCOMPARE(out[184][65].item<float>(), 0.0f);
+        QCOMPARE((out.gt(0.5) & ground).sum().item<int>(), 0);  // the ground shadow
         QCOMPARE(out[170][100].item<float>(), 1.0f);  // the lost lower part
         QCOMPARE(out[120][39].item<float>(), 1.0f);   // the outline
         QCOMPARE(out[90][100].item<float>(), 0.0f);   // the gap of the background's colour

@@ -17,9 +17,11 @@ namespace {
 // Darker than this (luma, 0..1), a pixel can be a stroke of the figure's outline ...
 constexpr double kInkLuminance = 0.2;
 // ... and so it can when darker than this share of the background's luma behind it, up to
-// kInkCeiling, and not the background darkened evenly (a shadow).
+// kInkCeiling, and neither the background darkened evenly (a shadow) nor within this many
+// pixels of a shadow (its rim, where a JPEG's noise breaks the evenness).
 constexpr double kInkShare = 0.7;
 constexpr double kInkCeiling = 0.35;
+constexpr std::int64_t kShadowMargin = 1;
 // A dark region is a stroke when it is thin: at least this share of it goes under an erosion
 // (radius: the picture's long side / 150, at least 2 px). A dark thing beside the figure (a
 // chair, a shadowed doorway) is thick and stays.
@@ -54,7 +56,8 @@ double colourDistance(const float* r, const float* g, const float* b, std::int64
 
 // Where `rgb` [3,H,W] is dark enough to be the outline of the figure masked by `soft`: under
 // kInkLuminance, or under kInkShare of the luma of the background behind the mask (up to
-// kInkCeiling) without being that background darkened evenly. backgroundBehind leaves out what
+// kInkCeiling) away from where that background is darkened evenly (a shadow wider than a
+// stroke, and kShadowMargin px round it). backgroundBehind leaves out what
 // stands out of it, so a part the mask lost does not count as background. A dark grey-green
 // outline on a green background (luma 0.21-0.29 against 0.37-0.47) is ink as black is on
 // white. [H,W] bool.
@@ -65,7 +68,9 @@ torch::Tensor ink(const torch::Tensor& rgb, const torch::Tensor& soft) {
     const auto background = backgroundBehind(rgb, soft).colour;
     if (!background.defined()) return black;
     const auto darker = luma < (lumaOf(background) * kInkShare).clamp_max(kInkCeiling);
-    return black | (darker & ~darkenedEvenly(rgb, background));
+    const auto evenly = darkenedEvenly(rgb, background);
+    const auto nearShadow = dilate(widerThanAStroke(evenly).to(torch::kFloat32), kShadowMargin) > 0.5;
+    return black | (darker & ~evenly & ~nearShadow);
 }
 
 }  // namespace
