@@ -21,7 +21,8 @@ namespace stageload {
 /// at least 2 px). Each edge pixel's colour c is taken as a mix of the smooth background B
 /// behind it (smoothBackground) and one colour F of the figure's inside within 3 px, the one
 /// whose mix explains c best: its coverage is a = (c − B)·(F − B) / |F − B|², and it is figure
-/// when a ≥ ½. Pixels that flip take a as their soft value. The edge stays where it was where
+/// when a ≥ ½, less what 8-bit rounding takes off a pixel covered exactly half. Pixels that
+/// flip take a as their soft value (at least ½ for those that become figure). The edge stays where it was where
 /// no figure colour stands clear of the background's own noise (a busy background, a part in
 /// the background's colour), where no mix explains the pixel (a thin part of a colour of its
 /// own), and where the pixel outside is the background darkened evenly over a patch wider

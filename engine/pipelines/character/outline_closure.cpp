@@ -57,10 +57,9 @@ double colourDistance(const float* r, const float* g, const float* b, std::int64
 // Where `rgb` [3,H,W] is dark enough to be the outline of the figure masked by `soft`: under
 // kInkLuminance, or under kInkShare of the luma of the background behind the mask (up to
 // kInkCeiling) away from where that background is darkened evenly (a shadow wider than a
-// stroke, and kShadowMargin px round it). backgroundBehind leaves out what
-// stands out of it, so a part the mask lost does not count as background. A dark grey-green
-// outline on a green background (luma 0.21-0.29 against 0.37-0.47) is ink as black is on
-// white. [H,W] bool.
+// stroke, and kShadowMargin px round it). backgroundBehind leaves out what stands out of it,
+// so a part the mask lost does not count as background. A dark grey-green outline on a green
+// background (luma 0.21-0.29 against 0.37-0.47) is ink as black is on white. [H,W] bool.
 torch::Tensor ink(const torch::Tensor& rgb, const torch::Tensor& soft) {
     const auto lumaOf = [](const torch::Tensor& c) { return c[0] * 0.299 + c[1] * 0.587 + c[2] * 0.114; };
     const auto luma = lumaOf(rgb);
