@@ -217,6 +217,15 @@ torch::Tensor paintOverFeatures(const torch::Tensor& image, const torch::Tensor&
     const auto enclosed = enclosedDetails(regions, in, limit, depth, g);
     for (std::int64_t i = 0; i < g.size(); ++i)
         if (soft[i] || enclosed[i]) keep[i] = 0;
+    // What touches a painted feature goes with it. Scaled up to the texture, a feature's colour
+    // spreads past the pixels it was found in; and on a small picture an eye near the side of the
+    // head is a mosaic of one- and two-pixel regions (its white, its pupil, the pixels mixed
+    // between them and the face) of which those within the edge's depth were kept as small
+    // parts at the silhouette's edge, leaving a crescent of the eye on the back.
+    const auto painted = (toTensor(in, g) & ~toTensor(keep, g)).to(torch::kFloat32);
+    const auto touching = toMask(dilate(painted, 1) > 0.5f);
+    for (std::int64_t i = 0; i < g.size(); ++i)
+        if (touching[i]) keep[i] = 0;
 
     // The fill takes its colours from kept pixels clear of every painted feature's mixed edge,
     // however small the part they lie in (a star apart from the figure keeps its own colour).

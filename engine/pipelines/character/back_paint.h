@@ -2,8 +2,8 @@
 // The back of a character made up from its front: the front's small features (eyes, a mouth, a
 // blush, an emblem, their outlines), and whatever one colour region encloses and lies round
 // whatever its size (a slime's large eyes, an emblem on a chest), painted over by the colour
-// around them; large colour regions, their shading and the small parts at the silhouette's edge
-// (a hand round a haft) kept.
+// around them, with the pixels that touch them; large colour regions, their shading and the
+// small parts at the silhouette's edge (a hand round a haft) kept.
 //
 //   const auto back = stageload::paintOverFeatures(front, subject).flip({2});
 //   const auto back = stageload::paintOverFeatures(scaledUp, crop, cropSubject);  // found in the crop
