@@ -1,9 +1,11 @@
 #include "engine/pipelines/character/back_paint.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/core/image_tensor.h"
@@ -43,6 +45,11 @@ constexpr double kEnclosedShare = 0.3;
 // width: beyond it lie the background and the other parts, so a hand or an antenna's ball stays.
 // (An eye near the side of a head has the head on most sides of it.)
 constexpr double kLapShare = 0.6;
+// A large region deep inside the figure is a front detail too when several regions lie round it
+// together (detailsAmongRegions): each holding at least this share of its ring, and it at most
+// this share of the subject.
+constexpr double kNeighbourShare = 0.05;
+constexpr double kDeepDetailShare = 0.1;
 
 // The subject with its holes filled: a highlight the cut-out left out is inside the figure.
 std::vector<char> silhouette(const std::vector<char>& in, const Grid& g) {
@@ -61,10 +68,15 @@ std::vector<char> deepInside(const std::vector<char>& sil, const Grid& g, std::i
     return toMask(eroded.view({g.h, g.w}).gt(0.5f));
 }
 
-// Whether region `host` lies round the pixels `hole`: kLapShare of those over kCleanMargin and at
-// most kCleanMargin + `reach` from it (Chebyshev) belong to it; beyond the grid counts as not.
-bool lapped(const std::vector<std::int64_t>& hole, std::int32_t host, const Regions& regions, const Grid& g,
-            std::int64_t reach) {
+// The pixels round `hole` over kCleanMargin and at most kCleanMargin + `reach` from it
+// (Chebyshev), counted by the colour region they lie in (label 0: outside the figure, and beyond
+// the grid).
+struct Ring {
+    std::int64_t size = 0;
+    std::unordered_map<std::int32_t, std::int64_t> on;
+};
+
+Ring ringAround(const std::vector<std::int64_t>& hole, const Regions& regions, const Grid& g, std::int64_t reach) {
     const auto k = kCleanMargin + reach;
     std::int64_t x0 = g.w, y0 = g.h, x1 = -1, y1 = -1;
     for (const auto p : hole) {
@@ -78,7 +90,7 @@ bool lapped(const std::vector<std::int64_t>& hole, std::int32_t host, const Regi
         const auto q = (p / g.w - y0 + k) * box.w + p % g.w - x0 + k;
         dist[q] = 0, queue.push_back(q);
     }
-    std::int64_t ring = 0, onHost = 0;
+    Ring ring;
     for (std::size_t at = 0; at < queue.size(); ++at) {
         const auto q = queue[at];
         if (dist[q] == k) continue;
@@ -90,12 +102,21 @@ bool lapped(const std::vector<std::int64_t>& hole, std::int32_t host, const Regi
                 dist[ny * box.w + nx] = dist[q] + 1;
                 queue.push_back(ny * box.w + nx);
                 if (dist[q] + 1 <= kCleanMargin) continue;
-                ++ring;
+                ++ring.size;
                 const auto y = y0 - k + ny, x = x0 - k + nx;
-                onHost += y >= 0 && x >= 0 && y < g.h && x < g.w && regions.labels[y * g.w + x] == host;
+                ++ring.on[y >= 0 && x >= 0 && y < g.h && x < g.w ? regions.labels[y * g.w + x] : 0];
             }
     }
-    return static_cast<double>(onHost) >= kLapShare * static_cast<double>(ring);
+    return ring;
+}
+
+// Whether region `host` lies round the pixels `hole`: kLapShare of its ring (ringAround, `reach`)
+// belongs to it.
+bool lapped(const std::vector<std::int64_t>& hole, std::int32_t host, const Regions& regions, const Grid& g,
+            std::int64_t reach) {
+    const auto ring = ringAround(hole, regions, g, reach);
+    const auto on = ring.on.find(host);
+    return on != ring.on.end() && static_cast<double>(on->second) >= kLapShare * static_cast<double>(ring.size);
 }
 
 // Pixels in the holes of the colour regions of at least `minHost` pixels: everything such a
@@ -135,6 +156,58 @@ std::vector<char> enclosedDetails(const Regions& regions, const std::vector<char
                 continue;
             for (const auto p : pixels[hole]) out[p] = 1;
         }
+    }
+    return out;
+}
+
+// The large regions deep inside the silhouette (no pixel within `depth` of its edge) that the
+// regions round them lie round together, where no one of them does: a visor across a helmet
+// shaded in two tones, or on a striped one. The hosts are the regions holding at least
+// kNeighbourShare of the region's ring each (ringAround, `depth`). Together they hold at least
+// kLapShare of it and have at least as many pixels as the region, which has at most
+// `maxPixels`; under kNeighbourShare of the ring lies outside the figure; and the region's mean
+// colour is farther from every host's than the hosts' are from one another (largest channel).
+// The tones of a helmet are alike beside its visor. The knight's shield is no such case: each
+// blue half lies between the other half and the silver rim, which differ from each other more
+// than the half differs from the nearer of them. Nor is an outlined arm's fill, whose edge
+// pixels the colour step splits off, so that it lies just deep enough: its outline and the body
+// it crosses lie round it, but so does the background beyond its end.
+std::vector<char> detailsAmongRegions(const Regions& regions, const float* rgb, const std::vector<char>& large,
+                                      const std::vector<char>& atEdge, std::int64_t depth, double maxPixels,
+                                      const Grid& g) {
+    std::vector<std::vector<std::int64_t>> members(regions.sizes.size());
+    std::vector<std::array<double, 3>> mean(regions.sizes.size(), {0.0, 0.0, 0.0});
+    for (std::int64_t i = 0; i < g.size(); ++i) {
+        const auto id = regions.labels[i];
+        for (int ch = 0; ch < 3; ++ch) mean[id][ch] += rgb[3 * i + ch];
+        if (id && large[id] && !atEdge[id]) members[id].push_back(i);
+    }
+    for (std::size_t id = 1; id < mean.size(); ++id)
+        for (auto& v : mean[id]) v /= static_cast<double>(std::max<std::int64_t>(1, regions.sizes[id]));
+    const auto apart = [&](std::size_t a, std::size_t b) {
+        return std::max({std::abs(mean[a][0] - mean[b][0]), std::abs(mean[a][1] - mean[b][1]),
+                         std::abs(mean[a][2] - mean[b][2])});
+    };
+    std::vector<char> out(regions.labels.size(), 0);
+    for (std::size_t id = 1; id < members.size(); ++id) {
+        const auto size = regions.sizes[id];
+        if (members[id].empty() || static_cast<double>(size) > maxPixels) continue;
+        const auto ring = ringAround(members[id], regions, g, depth);
+        std::int64_t onHosts = 0, hostPixels = 0;
+        std::vector<std::size_t> hosts;
+        for (const auto& [label, count] : ring.on)
+            if (label != 0 && static_cast<std::size_t>(label) != id &&
+                static_cast<double>(count) >= kNeighbourShare * static_cast<double>(ring.size))
+                onHosts += count, hostPixels += regions.sizes[label], hosts.push_back(label);
+        double contrast = 1.0, spread = 0.0;
+        for (std::size_t a = 0; a < hosts.size(); ++a) {
+            contrast = std::min(contrast, apart(id, hosts[a]));
+            for (std::size_t b = a + 1; b < hosts.size(); ++b) spread = std::max(spread, apart(hosts[a], hosts[b]));
+        }
+        const auto outside = ring.on.count(0) ? ring.on.at(0) : 0;
+        if (static_cast<double>(onHosts) >= kLapShare * static_cast<double>(ring.size) && size <= hostPixels &&
+            static_cast<double>(outside) < kNeighbourShare * static_cast<double>(ring.size) && contrast > spread)
+            for (const auto p : members[id]) out[p] = 1;
     }
     return out;
 }
@@ -215,8 +288,9 @@ torch::Tensor paintOverFeatures(const torch::Tensor& image, const torch::Tensor&
 
     const auto soft = paint::softFeatures(pixels, regions, large, deep, limit, g, near);
     const auto enclosed = enclosedDetails(regions, in, limit, depth, g);
+    const auto among = detailsAmongRegions(regions, c, large, atEdge, depth, kDeepDetailShare * subjectPixels, g);
     for (std::int64_t i = 0; i < g.size(); ++i)
-        if (soft[i] || enclosed[i]) keep[i] = 0;
+        if (soft[i] || enclosed[i] || among[i]) keep[i] = 0;
     // What touches a painted feature goes with it. Scaled up to the texture, a feature's colour
     // spreads past the pixels it was found in; and on a small picture an eye near the side of the
     // head is a mosaic of one- and two-pixel regions (its white, its pupil, the pixels mixed
