@@ -7,6 +7,7 @@
 #include "engine/core/image_tensor.h"
 #include "engine/core/order_statistics.h"
 #include "engine/core/regions.h"
+#include "engine/pipelines/character/shade.h"
 
 namespace stageload {
 namespace {
@@ -52,11 +53,6 @@ constexpr double kQuietFactor = 4.0;
 constexpr double kGrainSlack = 0.005;
 // ... over at least this share of the mask (a smaller hole, extractSubject fills as a pinhole).
 constexpr double kSeenThroughShare = 0.0015;
-// The background darkened evenly (a shadow): each channel's factor within this of their mean,
-// or within this much of the colour that mean gives (0..1; a dark channel's factor is noisy: a
-// JPEG's ±0.02 on a navy background's 0.1 is a fifth of it).
-constexpr double kEvenShare = 0.06;
-constexpr double kEvenNoise = 0.03;
 
 // `on` ([H,W] bool) with the regions it encloses (off regions that do not reach the picture's
 // border) filled: an item's inside is the item's, whether or not it stands out.
@@ -232,17 +228,6 @@ torch::Tensor cutOffAtTheEdge(const torch::Tensor& mask, const torch::Tensor& ne
 }
 
 }  // namespace
-
-torch::Tensor darkenedEvenly(const torch::Tensor& rgb, const torch::Tensor& background) {
-    const auto ratio = rgb / background.clamp_min(0.05);
-    const auto darkening = ratio.mean(0);
-    const auto tolerance = (kEvenNoise / background.clamp_min(0.05)).clamp_min(kEvenShare);
-    return (darkening > 0.3) & (darkening < 0.985) & (((ratio - darkening).abs() - tolerance).amax(0) < 0);
-}
-
-torch::Tensor widerThanAStroke(const torch::Tensor& evenly) {
-    return dilate(erode(evenly.to(torch::kFloat32), 1), 1) > 0.5;
-}
 
 std::optional<double> noiseFloor(const torch::Tensor& residual, const torch::Tensor& where) {
     const auto strays = mostStray(residual, where);

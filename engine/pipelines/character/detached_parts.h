@@ -46,17 +46,6 @@ EvenBackground backgroundBehind(const torch::Tensor& rgb, const torch::Tensor& s
 /// when fewer than 64 pixels are measured.
 std::optional<double> noiseFloor(const torch::Tensor& residual, const torch::Tensor& where);
 
-/// Where `rgb` [3,H,W] is `background` ([3,H,W] or [3,1,1]) darkened evenly, as a shadow
-/// darkens it: every channel by about the same factor, between 0.3 and 0.985 (each channel's
-/// within 0.06 of their mean, or its colour within 0.03 of what the mean gives: a dark
-/// channel's factor is noisy). [H,W] bool.
-torch::Tensor darkenedEvenly(const torch::Tensor& rgb, const torch::Tensor& background);
-
-/// The patches of `evenly` ([H,W] bool, darkenedEvenly's) wider than a stroke: a 3 × 3 opening
-/// keeps a shadow and leaves out a ring a pixel or two wide (an outline partly covering the
-/// background, a grey part's anti-aliased rim). [H,W] bool.
-torch::Tensor widerThanAStroke(const torch::Tensor& evenly);
-
 /// `soft` [H,W] (0..1) less the background seen through the figure that a learned remover took
 /// for it (a ring's inside, the gap between an arm and the body): regions inside the mask (not
 /// joined to what it leaves open at the picture's border) where, around each pixel, `rgb`

@@ -5,7 +5,7 @@
 
 #include "engine/core/image_tensor.h"
 #include "engine/core/order_statistics.h"
-#include "engine/pipelines/character/detached_parts.h"
+#include "engine/pipelines/character/shade.h"
 
 namespace stageload {
 namespace {

@@ -10,6 +10,7 @@
 #include "engine/core/regions.h"
 #include "engine/core/torch_nn.h"
 #include "engine/pipelines/character/detached_parts.h"
+#include "engine/pipelines/character/shade.h"
 
 namespace stageload {
 namespace {
@@ -68,8 +69,7 @@ torch::Tensor ink(const torch::Tensor& rgb, const torch::Tensor& soft) {
     if (!background.defined()) return black;
     const auto darker = luma < (lumaOf(background) * kInkShare).clamp_max(kInkCeiling);
     const auto evenly = darkenedEvenly(rgb, background);
-    const auto nearShadow = dilate(widerThanAStroke(evenly).to(torch::kFloat32), kShadowMargin) > 0.5;
-    return black | (darker & ~evenly & ~nearShadow);
+    return black | (darker & ~evenly & ~nearShadow(evenly, kShadowMargin));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "engine/pipelines/character/edge_snap.h"
 #include "engine/pipelines/character/even_background.h"
 #include "engine/pipelines/character/outline_closure.h"
+#include "engine/pipelines/character/shade.h"
 
 namespace stageload {
 namespace {
@@ -422,8 +423,7 @@ namespace {
 // `evenly`: where the background is darkened evenly ([H,W] bool).
 torch::Tensor thinPieces(const torch::Tensor& binary, const torch::Tensor& evenly, std::int64_t radius) {
     const auto h = binary.size(0), w = binary.size(1);
-    const auto nearShadow = dilate(widerThanAStroke(evenly).to(torch::kFloat32), radius + 1) > 0.5;
-    auto thin = ((binary > 0.5) & (dilate(erode(binary, radius), radius) < 0.5) & ~nearShadow & ~evenly)
+    auto thin = ((binary > 0.5) & (dilate(erode(binary, radius), radius) < 0.5) & ~nearShadow(evenly, radius + 1) & ~evenly)
                     .to(torch::kUInt8)
                     .contiguous();
     auto* t = thin.data_ptr<std::uint8_t>();
