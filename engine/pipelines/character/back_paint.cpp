@@ -46,9 +46,11 @@ constexpr double kEnclosedShare = 0.3;
 // (An eye near the side of a head has the head on most sides of it.)
 constexpr double kLapShare = 0.6;
 // A large region deep inside the figure is a front detail too when several regions lie round it
-// together (detailsAmongRegions): each holding at least this share of its ring, and it at most
-// this share of the subject.
-constexpr double kNeighbourShare = 0.05;
+// together (detailsAmongRegions): each holding at least this share of its ring (an eye's ring
+// on a head striped across crosses a dozen stripes), with under kOutsideShare of the ring
+// outside the figure, and it at most kDeepDetailShare of the subject.
+constexpr double kHostShare = 0.01;
+constexpr double kOutsideShare = 0.05;
 constexpr double kDeepDetailShare = 0.1;
 
 // The subject with its holes filled: a highlight the cut-out left out is inside the figure.
@@ -162,10 +164,10 @@ std::vector<char> enclosedDetails(const Regions& regions, const std::vector<char
 
 // The large regions deep inside the silhouette (no pixel within `depth` of its edge) that the
 // regions round them lie round together, where no one of them does: a visor across a helmet
-// shaded in two tones, or on a striped one. The hosts are the regions holding at least
-// kNeighbourShare of the region's ring each (ringAround, `depth`). Together they hold at least
+// shaded in two tones or on a striped one, an eye's white on a striped head. The hosts are the regions holding at least
+// kHostShare of the region's ring each (ringAround, `depth`). Together they hold at least
 // kLapShare of it and have at least as many pixels as the region, which has at most
-// `maxPixels`; under kNeighbourShare of the ring lies outside the figure; and the region's mean
+// `maxPixels`; under kOutsideShare of the ring lies outside the figure; and the region's mean
 // colour is farther from every host's than the hosts' are from one another (largest channel).
 // The tones of a helmet are alike beside its visor. The knight's shield is no such case: each
 // blue half lies between the other half and the silver rim, which differ from each other more
@@ -197,7 +199,7 @@ std::vector<char> detailsAmongRegions(const Regions& regions, const float* rgb, 
         std::vector<std::size_t> hosts;
         for (const auto& [label, count] : ring.on)
             if (label != 0 && static_cast<std::size_t>(label) != id &&
-                static_cast<double>(count) >= kNeighbourShare * static_cast<double>(ring.size))
+                static_cast<double>(count) >= kHostShare * static_cast<double>(ring.size))
                 onHosts += count, hostPixels += regions.sizes[label], hosts.push_back(label);
         double contrast = 1.0, spread = 0.0;
         for (std::size_t a = 0; a < hosts.size(); ++a) {
@@ -206,7 +208,7 @@ std::vector<char> detailsAmongRegions(const Regions& regions, const float* rgb, 
         }
         const auto outside = ring.on.count(0) ? ring.on.at(0) : 0;
         if (static_cast<double>(onHosts) >= kLapShare * static_cast<double>(ring.size) && size <= hostPixels &&
-            static_cast<double>(outside) < kNeighbourShare * static_cast<double>(ring.size) && contrast > spread)
+            static_cast<double>(outside) < kOutsideShare * static_cast<double>(ring.size) && contrast > spread)
             for (const auto p : members[id]) out[p] = 1;
     }
     return out;
