@@ -164,11 +164,12 @@ std::vector<char> enclosedDetails(const Regions& regions, const std::vector<char
 
 // The large regions deep inside the silhouette (no pixel within `depth` of its edge) that the
 // regions round them lie round together, where no one of them does: a visor across a helmet
-// shaded in two tones or on a striped one, an eye's white on a striped head. The hosts are the regions holding at least
-// kHostShare of the region's ring each (ringAround, `depth`). Together they hold at least
-// kLapShare of it and have at least as many pixels as the region, which has at most
-// `maxPixels`; under kOutsideShare of the ring lies outside the figure; and the region's mean
-// colour is farther from every host's than the hosts' are from one another (largest channel).
+// shaded in two tones or on a striped one, an eye's white on a striped head. The hosts are the
+// regions holding at least kHostShare of the region's ring each (ringAround, `depth`).
+// Together they hold at least kLapShare of it and have at least as many pixels as the region,
+// which has at most `maxPixels`; under kOutsideShare of the ring lies outside the figure; and
+// the region's mean colour is farther from every host's than the hosts' are from one another
+// (largest channel).
 // The tones of a helmet are alike beside its visor. The knight's shield is no such case: each
 // blue half lies between the other half and the silver rim, which differ from each other more
 // than the half differs from the nearer of them. Nor is an outlined arm's fill, whose edge
