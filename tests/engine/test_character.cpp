@@ -62,6 +62,23 @@ struct Canvas {
     torch::Tensor ys, xs, rgb;
 };
 
+// A picture [3,H,W] read pixel by pixel: the colour at (x, y), whether it is within 0.05 of a
+// colour on every channel, and the words that say it when it is not.
+struct Pixels {
+    torch::Tensor rgb;
+    Colour at(std::int64_t x, std::int64_t y) const {
+        return {rgb[0][y][x].item<float>(), rgb[1][y][x].item<float>(), rgb[2][y][x].item<float>()};
+    }
+    bool near(std::int64_t x, std::int64_t y, const Colour& c) const {
+        const auto k = at(x, y);
+        return std::abs(k[0] - c[0]) < 0.05f && std::abs(k[1] - c[1]) < 0.05f && std::abs(k[2] - c[2]) < 0.05f;
+    }
+    QString said(std::int64_t x, std::int64_t y) const {
+        const auto k = at(x, y);
+        return QString("(%1, %2): %3 %4 %5").arg(x).arg(y).arg(k[0]).arg(k[1]).arg(k[2]);
+    }
+};
+
 // How much of each pixel of an [H,W] picture the shape `inside(x, y)` covers (8 × 8 samples a
 // pixel), [H,W] float: shapes drawn anti-aliased, as an artist's tool draws them.
 torch::Tensor coverageOf(int h, int w, const std::function<bool(double, double)>& inside) {
@@ -1046,21 +1063,11 @@ private slots:
         c.paint(helmet & (c.xs + c.ys >= 200), white);
         c.paint((c.xs >= 98) & (c.xs < 158) & (c.ys >= 45) & (c.ys < 60), visor);
         c.paint((c.xs >= 78) & (c.xs < 84) & (c.ys >= 30) & (c.ys < 85), stripe);
-        const auto back = paintOverFeatures(c.rgb, (torso | helmet).to(torch::kFloat32));
-        const auto at = [&](std::int64_t x, std::int64_t y) {
-            return Colour{back[0][y][x].item<float>(), back[1][y][x].item<float>(), back[2][y][x].item<float>()};
-        };
-        const auto near = [](const Colour& a, const Colour& b) {
-            return std::abs(a[0] - b[0]) < 0.05f && std::abs(a[1] - b[1]) < 0.05f && std::abs(a[2] - b[2]) < 0.05f;
-        };
-        const auto said = [&](std::int64_t x, std::int64_t y) {
-            const auto k = at(x, y);
-            return QString("(%1, %2): %3 %4 %5").arg(x).arg(y).arg(k[0]).arg(k[1]).arg(k[2]);
-        };
-        QVERIFY2(near(at(106, 52), grey), qPrintable(said(106, 52)));   // the visor's lit end
-        QVERIFY2(near(at(154, 52), white), qPrintable(said(154, 52)));  // its shaded end
-        QVERIFY2(near(at(81, 60), stripe), qPrintable(said(81, 60)));   // the stripe at the side
-        QVERIFY2(near(at(128, 170), body), qPrintable(said(128, 170)));
+        const Pixels back{paintOverFeatures(c.rgb, (torso | helmet).to(torch::kFloat32))};
+        QVERIFY2(back.near(106, 52, grey), qPrintable(back.said(106, 52)));   // the visor's lit end
+        QVERIFY2(back.near(154, 52, white), qPrintable(back.said(154, 52)));  // its shaded end
+        QVERIFY2(back.near(81, 60, stripe), qPrintable(back.said(81, 60)));   // the stripe at the side
+        QVERIFY2(back.near(128, 170, body), qPrintable(back.said(128, 170)));
     }
 
     // An eye's white on a head striped across lies among a dozen stripes, each holding a few
@@ -1077,20 +1084,10 @@ private slots:
         c.paint(head, light);
         c.paint(head & (c.ys.floor_divide(3).remainder(2) == 1), dark);  // stripes 3 px tall
         c.paint((c.xs - 100).pow(2) / 196 + (c.ys - 75).pow(2) / 289 < 1, white);  // 14 × 17 px
-        const auto back = paintOverFeatures(c.rgb, (torso | head).to(torch::kFloat32));
-        const auto at = [&](std::int64_t x, std::int64_t y) {
-            return Colour{back[0][y][x].item<float>(), back[1][y][x].item<float>(), back[2][y][x].item<float>()};
-        };
-        const auto near = [](const Colour& a, const Colour& b) {
-            return std::abs(a[0] - b[0]) < 0.05f && std::abs(a[1] - b[1]) < 0.05f && std::abs(a[2] - b[2]) < 0.05f;
-        };
-        const auto said = [&](std::int64_t x, std::int64_t y) {
-            const auto k = at(x, y);
-            return QString("(%1, %2): %3 %4 %5").arg(x).arg(y).arg(k[0]).arg(k[1]).arg(k[2]);
-        };
-        QVERIFY2(near(at(100, 75), light) || near(at(100, 75), dark), qPrintable(said(100, 75)));  // the eye
-        QVERIFY2(near(at(160, 76), dark), qPrintable(said(160, 76)));   // a dark stripe (76 / 3 = 25, odd)
-        QVERIFY2(near(at(160, 79), light), qPrintable(said(160, 79)));  // a light one (79 / 3 = 26)
+        const Pixels back{paintOverFeatures(c.rgb, (torso | head).to(torch::kFloat32))};
+        QVERIFY2(back.near(100, 75, light) || back.near(100, 75, dark), qPrintable(back.said(100, 75)));  // the eye
+        QVERIFY2(back.near(160, 76, dark), qPrintable(back.said(160, 76)));   // a dark stripe (76 / 3 = 25, odd)
+        QVERIFY2(back.near(160, 79, light), qPrintable(back.said(160, 79)));  // a light one (79 / 3 = 26)
     }
 
     // On a small picture an eye is a mosaic of one- and two-pixel colour regions (its white, its
