@@ -294,6 +294,7 @@ GeneratorRunResult runGenerator(const GeneratorRunParams& p) {
     if (p.meta.is_object()) guard.hooks.traceMeta.update(p.meta);
     if (p.cancel) guard.hooks.cancelled = [c = p.cancel] { return c->load(); };
     guard.hooks.cancelReason = p.cancelReason;
+    guard.hooks.hostHandlesTermination = p.hostHandlesTermination;
     r.exitCode = guard.run(cmd.argv);
     r.traceProblem = guard.traceProblem();
     session.end();

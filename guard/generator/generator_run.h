@@ -60,6 +60,9 @@ struct GeneratorRunParams {
     /// Once *cancel is set: why, for the trace's stop mark and the message ("" or unset: the
     /// user's cancel; an interruptedReason() when the program is being ended).
     std::function<std::string()> cancelReason;
+    /// GuardHooks::hostHandlesTermination: the caller handles SIGTERM, SIGINT and SIGHUP (and
+    /// cancels); unset, they stop the run here (exit 128+N), as in `stageload run`.
+    bool hostHandlesTermination = false;
     /// More for the trace's start line (the picture's size, ...); the run adds the generator,
     /// its input, seed, texture size and every param's value.
     nlohmann::json meta = nlohmann::json::object();

@@ -23,7 +23,7 @@ sigset_t terminationSignals() {
 
 }  // namespace
 
-SignalBlock::SignalBlock() {
+SignalBlock::SignalBlock(Waits waits) {
     sigemptyset(&set_);
     for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD}) {
         // A signal that was ignored when this process started (SIGHUP under nohup, SIGINT in
@@ -33,6 +33,11 @@ SignalBlock::SignalBlock() {
         if (sig != SIGCHLD && ::sigaction(sig, nullptr, &current) == 0 && current.sa_handler == SIG_IGN)
             continue;
         sigaddset(&set_, sig);
+    }
+    waited_ = set_;
+    if (waits == Waits::ChildOnly) {
+        sigemptyset(&waited_);
+        sigaddset(&waited_, SIGCHLD);
     }
     pthread_sigmask(SIG_BLOCK, &set_, &old_);
     child_ = old_;
@@ -76,7 +81,7 @@ int SignalBlock::wait(double seconds) {
         sigset_t pending;
         sigpending(&pending);
         for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD})
-            if (sigismember(&pending, sig)) {
+            if (sigismember(&waited_, sig) && sigismember(&pending, sig)) {
                 int got = 0;
                 sigset_t one;
                 sigemptyset(&one);
@@ -93,7 +98,7 @@ int SignalBlock::wait(double seconds) {
     ts.tv_sec = static_cast<time_t>(std::floor(seconds));
     ts.tv_nsec = static_cast<long>((seconds - std::floor(seconds)) * 1e9);
     for (;;) {
-        const int sig = sigtimedwait(&set_, nullptr, &ts);
+        const int sig = sigtimedwait(&waited_, nullptr, &ts);
         if (sig > 0) return sig;
         if (errno == EAGAIN) return 0;
         if (errno != EINTR) return 0;

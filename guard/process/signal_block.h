@@ -9,6 +9,9 @@
 //
 // A signal whose disposition is SIG_IGN when the block is made (SIGHUP under nohup) is left
 // alone: it stays ignored and never wakes wait().
+// SignalBlock(Waits::ChildOnly) is for a guard run by a program that handles the termination
+// signals itself on another thread (the app): they stay blocked here, so the kernel never hands
+// this thread one, and wait() returns SIGCHLD only.
 // Children should start with childMask() (the process group runner does): the old mask without
 // the termination signals, which a program may have blocked from its first instruction
 // (blockTermination()) so that none is lost before the block exists. Not thread-safe: use it
@@ -21,7 +24,13 @@ namespace stageload {
 
 class SignalBlock {
 public:
-    SignalBlock();
+    /// Which of the blocked signals wait() returns.
+    enum class Waits {
+        All,        ///< the termination signals and SIGCHLD: this thread handles "stop"
+        ChildOnly,  ///< SIGCHLD: the termination signals wait for the program's own handler
+    };
+
+    explicit SignalBlock(Waits waits = Waits::All);
     ~SignalBlock();
     SignalBlock(const SignalBlock&) = delete;
     SignalBlock& operator=(const SignalBlock&) = delete;
@@ -47,7 +56,8 @@ public:
     const sigset_t& childMask() const { return child_; }
 
 private:
-    sigset_t set_{};
+    sigset_t set_{};     ///< blocked
+    sigset_t waited_{};  ///< what wait() takes: set_, or SIGCHLD alone
     sigset_t old_{};
     sigset_t child_{};
 };

@@ -86,7 +86,8 @@ void Guard::warnUnsupported() {
 int Guard::run(const std::vector<std::string>& argv) {
     if (argv.empty())
         throw UsageError("guard needs a command: stageload guard [flags] -- CMD ARGS...");
-    SignalBlock signals;  // before any thread (the meter) starts, so they inherit the mask
+    // Before any thread (the meter) starts, so they inherit the mask.
+    SignalBlock signals(hooks.hostHandlesTermination ? SignalBlock::Waits::ChildOnly : SignalBlock::Waits::All);
     const auto sleep = [&](double s) { return env_.sleep ? env_.sleep(s) : signals.wait(s); };
     const auto cancelled = [&] { return hooks.cancelled && hooks.cancelled(); };
     // With a cancel hook, waits are cut into ticks so a cancel is seen within one.

@@ -13,7 +13,8 @@
 // hooks.cancelled, else the command's own code (128+N when signal N ended it).
 // The OS boundary is injectable (GuardEnv: memory, process list, clock, sleep) for tests; the
 // default reads /proc and sleeps on sigtimedwait. run() blocks SIGTERM/SIGINT/SIGHUP/SIGQUIT/
-// SIGCHLD in the calling thread while it runs (see SignalBlock), and on Linux makes this process
+// SIGCHLD in the calling thread while it runs (see SignalBlock; hooks.hostHandlesTermination
+// leaves the first four to the caller's handler), and on Linux makes this process
 // adopt the command's orphans so none outlives a stop. Call run() from one thread at a time.
 // Throws nothing for command failures (they are exit codes); FileError only when the trace file
 // cannot be created.
@@ -91,6 +92,12 @@ struct GuardHooks {
     /// Once cancelled: the stop's reason for the trace ("" or unset: the user's "cancelled"; an
     /// interruptedReason() when the program running the guard is being ended).
     std::function<std::string()> cancelReason;
+    /// True when the program running the guard handles SIGTERM, SIGINT and SIGHUP itself on
+    /// another thread (the app: it cancels through `cancelled` and quits with 128+N). They stay
+    /// blocked on the guard's thread, which then never takes one: left to the kernel, a signal
+    /// meant for the app could reach the guard, which would stop the run and leave the app
+    /// running on, its signal lost.
+    bool hostHandlesTermination = false;
     /// True when the command printed something since the previous call (its output is read by
     /// tick): printing counts as activity for --stall-kill.
     std::function<bool()> printed;

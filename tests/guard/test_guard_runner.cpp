@@ -16,6 +16,7 @@
 #include "guard/base/error.h"
 #include "guard/memory/readers.h"
 #include "guard/policy/guard_levels.h"
+#include "guard/process/signal_block.h"
 #include "guard/runner/guard_runner.h"
 #include "guard/runner/leftover_group.h"
 #include "guard/trace/summary.h"
@@ -356,6 +357,61 @@ private slots:
         QCOMPARE(WEXITSTATUS(status), 128 + SIGTERM);
         std::this_thread::sleep_for(50ms);
         QVERIFY2(!running(sleeper), "no orphan may outlive the guard");
+    }
+
+    // The app handles SIGTERM on its main thread and cancels the run itself. The guard, on a
+    // worker thread, must leave the signal to it: taken by the guard, the run would stop with
+    // 143 while the app, which never saw the signal, went on (seen in CI as an app that got
+    // SIGINT and exited 1). Here the host's thread blocks SIGTERM too and looks for it pending,
+    // so a guard that takes it is caught every time, not by chance of delivery.
+    void aHostThatHandlesTerminationGetsTheSignalNotTheGuard() {
+        QTemporaryDir dir;
+        const QString pidfile = dir.filePath("sleep.pid");
+        const pid_t host = ::fork();
+        if (host == 0) {
+            SignalBlock::blockTermination();  // the guard's thread inherits it: both block it
+            std::atomic<bool> cancel{false};
+            std::atomic<int> code{-1};
+            std::thread worker([&] {
+                GuardParams p;
+                p.waitFree = 0;
+                p.poll = 0.2;
+                p.stopGrace = 2;
+                Guard guard(p);
+                guard.onLog = [](const GuardLogEntry&) {};
+                guard.hooks.hostHandlesTermination = true;
+                guard.hooks.cancelled = [&] { return cancel.load(); };
+                const std::string script = "sleep 60 & echo $! > '" + pidfile.toStdString() + "'; wait";
+                code = guard.run({"sh", "-c", script});
+            });
+            sigset_t term;
+            sigemptyset(&term);
+            sigaddset(&term, SIGTERM);
+            for (int i = 0; i < 1000 && code.load() < 0; ++i) {  // up to 10 s
+                sigset_t pending;
+                sigpending(&pending);
+                if (sigismember(&pending, SIGTERM)) {
+                    int sig = 0;
+                    sigwait(&term, &sig);
+                    cancel = true;  // the app's handler: cancel the run, then quit
+                    break;
+                }
+                std::this_thread::sleep_for(10ms);
+            }
+            worker.join();
+            ::_exit(cancel.load() ? code.load() : 100 + (code.load() & 0x7f));
+        }
+        const pid_t sleeper = readPid(pidfile);
+        QVERIFY(sleeper > 0);
+        ::kill(host, SIGTERM);
+        int status = 0;
+        ::waitpid(host, &status, 0);
+        QVERIFY(WIFEXITED(status));
+        // 130: the host got it and cancelled; 100+15 would be the guard's own stop on SIGTERM
+        // (143), with the host never told.
+        QCOMPARE(WEXITSTATUS(status), kExitCancelled);
+        std::this_thread::sleep_for(50ms);
+        QVERIFY2(!running(sleeper), "the cancelled run's group is stopped");
     }
 
     void memoryHogIsStoppedAndLeavesAReadableTrace() {

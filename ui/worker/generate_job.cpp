@@ -223,6 +223,7 @@ void GenerateJob::runExternal() {
     p.runningPoll = kRunningCheckSeconds;
     p.cancel = &cancel_;
     p.cancelReason = [this] { return cancelReason(); };
+    p.hostHandlesTermination = true;  // the app's own handler stops the run, then quits with 128+N
     p.onSample = [this](const MemorySample& s) { emit sampled(s); };
     p.onEvent = [this](const Event& e) { emit eventHappened(e); };
     int index = -1;

@@ -22,11 +22,12 @@ namespace stageload {
 /// behind it (smoothBackground) and one colour F of the figure's inside within 3 px, the one
 /// whose mix explains c best: its coverage is a = (c − B)·(F − B) / |F − B|², and it is figure
 /// when a ≥ ½, less what 8-bit rounding takes off a pixel covered exactly half. Pixels that
-/// flip take a as their soft value (at least ½ for those that become figure). The edge stays where it was where
-/// no figure colour stands clear of the background's own noise (a busy background, a part in
-/// the background's colour), where no mix explains the pixel (a thin part of a colour of its
-/// own), and where the pixel outside is the background darkened evenly over a patch wider
-/// than a stroke (a shadow; a grey part's anti-aliased rim on white is a thin ring, judged).
+/// flip take a as their soft value (at least ½ for those that become figure). The edge stays
+/// where it was where no figure colour stands clear of the background's own noise (a busy
+/// background, a part in the background's colour), where no mix explains the pixel (a thin
+/// part of a colour of its own), and where the pixel outside is the background darkened evenly
+/// over a patch wider than a stroke (a shadow; a grey part's anti-aliased rim on white is a
+/// thin ring, judged).
 torch::Tensor snapToColourEdge(const torch::Tensor& rgb, const torch::Tensor& soft);
 
 }  // namespace stageload
