@@ -82,6 +82,20 @@ pid_t readPid(const QString& path, double timeout = 5.0) {
     return -1;
 }
 
+/// A guard that starts at once, polls five times a second and stops a group within 2 s.
+GuardParams promptGuard() {
+    GuardParams p;
+    p.waitFree = 0;
+    p.poll = 0.2;
+    p.stopGrace = 2;
+    return p;
+}
+
+/// `sleep 60` started in the background by a shell that writes its pid to `pidfile` and waits.
+std::vector<std::string> sleeperCommand(const QString& pidfile) {
+    return {"sh", "-c", "sleep 60 & echo $! > '" + pidfile.toStdString() + "'; wait"};
+}
+
 std::vector<std::string> logWhats(const std::vector<GuardLogEntry>& log) {
     std::vector<std::string> out;
     for (const auto& e : log) out.push_back(e.what);
@@ -338,14 +352,9 @@ private slots:
         const QString pidfile = dir.filePath("sleep.pid");
         const pid_t guardPid = ::fork();
         if (guardPid == 0) {
-            GuardParams p;
-            p.waitFree = 0;
-            p.poll = 0.2;
-            p.stopGrace = 2;
-            Guard guard(p);
+            Guard guard(promptGuard());
             guard.onLog = [](const GuardLogEntry&) {};
-            const std::string script = "sleep 60 & echo $! > '" + pidfile.toStdString() + "'; wait";
-            ::_exit(guard.run({"sh", "-c", script}));
+            ::_exit(guard.run(sleeperCommand(pidfile)));
         }
         const pid_t sleeper = readPid(pidfile);
         QVERIFY(sleeper > 0);
@@ -373,16 +382,11 @@ private slots:
             std::atomic<bool> cancel{false};
             std::atomic<int> code{-1};
             std::thread worker([&] {
-                GuardParams p;
-                p.waitFree = 0;
-                p.poll = 0.2;
-                p.stopGrace = 2;
-                Guard guard(p);
+                Guard guard(promptGuard());
                 guard.onLog = [](const GuardLogEntry&) {};
                 guard.hooks.hostHandlesTermination = true;
                 guard.hooks.cancelled = [&] { return cancel.load(); };
-                const std::string script = "sleep 60 & echo $! > '" + pidfile.toStdString() + "'; wait";
-                code = guard.run({"sh", "-c", script});
+                code = guard.run(sleeperCommand(pidfile));
             });
             sigset_t term;
             sigemptyset(&term);
