@@ -75,7 +75,7 @@ struct Pixels {
     }
     QString said(std::int64_t x, std::int64_t y) const {
         const auto k = at(x, y);
-        return QString("(%1, %2): %3 %4 %5").arg(x).arg(y).arg(k[0]).arg(k[1]).arg(k[2]);
+        return QStringLiteral("(%1, %2): %3 %4 %5").arg(x).arg(y).arg(k[0]).arg(k[1]).arg(k[2]);
     }
 };
 
