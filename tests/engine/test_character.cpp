@@ -1090,6 +1090,43 @@ private slots:
         QVERIFY2(back.near(160, 79, light), qPrintable(back.said(160, 79)));  // a light one (79 / 3 = 26)
     }
 
+    // An emblem drawn without an outline a shade lighter than the chest it is on (0.07 a
+    // channel), its edge anti-aliased, joins the chest's colour region: each step across its edge
+    // is half that (the quality suite's seeds 7, 102, 129, 133 and 148: the star stayed on the
+    // back). It goes; the chest's smooth shading, a belt as faint that crosses the chest from
+    // side to side, and a JPEG's grain stay.
+    void theBackPaintsOverAnEmblemNearItsChestsColour() {
+        constexpr int H = 240, W = 200;
+        Canvas c(H, W);
+        const Colour white{1.0f, 1.0f, 1.0f}, emblem{0.64f, 0.52f, 0.32f}, belt{0.46f, 0.34f, 0.14f};
+        c.paint(c.ys >= 0, white);
+        const auto chest = (c.xs >= 30) & (c.xs < 170) & (c.ys >= 40) & (c.ys < 220);
+        // Brown, lighter towards the top by 0.1 over the chest's height: shading, not an edge.
+        const auto shade = 0.1f * (220 - c.ys) / 180;
+        const Colour brown{0.5f, 0.38f, 0.18f};
+        for (int ch = 0; ch < 3; ++ch) c.rgb[ch] = torch::where(chest, brown[ch] + shade, c.rgb[ch]);
+        const auto hexagon = [](double x, double y) {
+            const double dx = std::abs(x - 100), dy = std::abs(y - 100);
+            return dy < 17.3 && dx < 20 - dy / 1.732;
+        };
+        const auto cover = coverageOf(H, W, hexagon);
+        for (int ch = 0; ch < 3; ++ch) c.rgb[ch] = c.rgb[ch] * (1 - cover) + emblem[ch] * cover;
+        c.paint((c.xs >= 30) & (c.xs < 170) & (c.ys >= 180) & (c.ys < 188), belt);
+        torch::manual_seed(7);
+        c.rgb = (c.rgb + 0.004 * torch::randn({3, H, W})).clamp(0, 1);
+        const Pixels front{c.rgb.clone()};
+        const Pixels back{paintOverFeatures(c.rgb, chest.to(torch::kFloat32))};
+        const auto chestAt = [&](std::int64_t y) {
+            const float s = 0.1f * static_cast<float>(220 - y) / 180;
+            return Colour{brown[0] + s, brown[1] + s, brown[2] + s};
+        };
+        for (const auto& [x, y] : {std::pair{100, 100}, {100, 86}, {85, 100}, {112, 110}})  // the emblem
+            QVERIFY2(back.near(x, y, chestAt(y)) && !back.near(x, y, emblem), qPrintable(back.said(x, y)));
+        QVERIFY2(back.near(100, 184, belt), qPrintable(back.said(100, 184)));  // the belt
+        for (const auto& [x, y] : {std::pair{60, 50}, {150, 140}, {60, 210}})  // the chest, shaded
+            QVERIFY2(std::abs(back.at(x, y)[0] - front.at(x, y)[0]) < 0.01f, qPrintable(back.said(x, y)));
+    }
+
     // On a small picture an eye is a mosaic of one- and two-pixel colour regions (its white, its
     // pupil and the pixels mixed between them and the face), and those near the side of the head
     // lie within the depth at which small regions at the silhouette's edge are kept (a hand, an

@@ -53,6 +53,17 @@ constexpr double kHostShare = 0.01;
 constexpr double kOutsideShare = 0.05;
 constexpr double kDeepDetailShare = 0.1;
 
+// An emblem drawn without an outline in a colour near its host's (a light star on a brown chest, a
+// teal diamond on a teal tunic) is within kStep of it across its anti-aliased edge and joins the
+// host's colour region. Within each large region, regions are found again at this finer step
+// and span (smooth shading stays in one) ...
+constexpr float kFineStep = 0.03f;
+constexpr float kFineSpan = 0.06f;
+// ... and what one of them encloses is a front detail (fineDetails) when its mean colour is at
+// least this far (largest channel) from the figure's round it: a JPEG's blocks and a fill's
+// grain split a region at that step too, by less.
+constexpr double kFineContrast = 0.05;
+
 // The subject with its holes filled: a highlight the cut-out left out is inside the figure.
 std::vector<char> silhouette(const std::vector<char>& in, const Grid& g) {
     const auto outside = labelRegions(g.h, g.w, [&](std::int64_t p) { return !in[p]; });
@@ -70,15 +81,10 @@ std::vector<char> deepInside(const std::vector<char>& sil, const Grid& g, std::i
     return toMask(eroded.view({g.h, g.w}).gt(0.5f));
 }
 
-// The pixels round `hole` over kCleanMargin and at most kCleanMargin + `reach` from it
-// (Chebyshev), counted by the colour region they lie in (label 0: outside the figure, and beyond
-// the grid).
-struct Ring {
-    std::int64_t size = 0;
-    std::unordered_map<std::int32_t, std::int64_t> on;
-};
-
-Ring ringAround(const std::vector<std::int64_t>& hole, const Regions& regions, const Grid& g, std::int64_t reach) {
+// Calls `visit(y, x)` for each position round `hole` over kCleanMargin and at most kCleanMargin +
+// `reach` from it (Chebyshev), on the grid or beyond it.
+template <class Visit>
+void forRing(const std::vector<std::int64_t>& hole, const Grid& g, std::int64_t reach, Visit visit) {
     const auto k = kCleanMargin + reach;
     std::int64_t x0 = g.w, y0 = g.h, x1 = -1, y1 = -1;
     for (const auto p : hole) {
@@ -92,7 +98,6 @@ Ring ringAround(const std::vector<std::int64_t>& hole, const Regions& regions, c
         const auto q = (p / g.w - y0 + k) * box.w + p % g.w - x0 + k;
         dist[q] = 0, queue.push_back(q);
     }
-    Ring ring;
     for (std::size_t at = 0; at < queue.size(); ++at) {
         const auto q = queue[at];
         if (dist[q] == k) continue;
@@ -103,12 +108,24 @@ Ring ringAround(const std::vector<std::int64_t>& hole, const Regions& regions, c
                 if (ny < 0 || nx < 0 || ny >= box.h || nx >= box.w || dist[ny * box.w + nx] >= 0) continue;
                 dist[ny * box.w + nx] = dist[q] + 1;
                 queue.push_back(ny * box.w + nx);
-                if (dist[q] + 1 <= kCleanMargin) continue;
-                ++ring.size;
-                const auto y = y0 - k + ny, x = x0 - k + nx;
-                ++ring.on[y >= 0 && x >= 0 && y < g.h && x < g.w ? regions.labels[y * g.w + x] : 0];
+                if (dist[q] + 1 > kCleanMargin) visit(y0 - k + ny, x0 - k + nx);
             }
     }
+}
+
+// The pixels round `hole` (forRing, `reach`) counted by the colour region they lie in (label 0:
+// outside the figure, and beyond the grid).
+struct Ring {
+    std::int64_t size = 0;
+    std::unordered_map<std::int32_t, std::int64_t> on;
+};
+
+Ring ringAround(const std::vector<std::int64_t>& hole, const Regions& regions, const Grid& g, std::int64_t reach) {
+    Ring ring;
+    forRing(hole, g, reach, [&](std::int64_t y, std::int64_t x) {
+        ++ring.size;
+        ++ring.on[y >= 0 && x >= 0 && y < g.h && x < g.w ? regions.labels[y * g.w + x] : 0];
+    });
     return ring;
 }
 
@@ -158,6 +175,46 @@ std::vector<char> enclosedDetails(const Regions& regions, const std::vector<char
                 continue;
             for (const auto p : pixels[hole]) out[p] = 1;
         }
+    }
+    return out;
+}
+
+// What the finer regions within the large ones enclose (see kFineStep) and differs from what lies
+// round it, as a front detail does: the pieces of enclosedDetails over those regions (`minHost`,
+// `reach`) that `found` (what the regions at kStep paint) leaves out, each kept when its mean
+// colour is at least kFineContrast (largest channel) from the mean of the figure's pixels round
+// it (forRing: the kCleanMargin pixels beyond its mixed edge, other such pieces left out).
+std::vector<char> fineDetails(const Regions& regions, const std::vector<char>& large, const std::vector<char>& in,
+                              const float* rgb, const std::vector<char>& found, double minHost, std::int64_t reach,
+                              const Grid& g) {
+    const paint::SameColour fine{rgb, g, kFineStep, kFineSpan};
+    const auto finer = labelRegions(
+        g.h, g.w, [&](std::int64_t p) { return in[p] && large[regions.labels[p]]; },
+        [&](std::int64_t p, std::int64_t q) { return regions.labels[p] == regions.labels[q] && fine(p, q); });
+    const auto enclosed = enclosedDetails(finer, in, minHost, reach, g);
+    const auto pieces = labelRegions(g.h, g.w, [&](std::int64_t p) { return enclosed[p] && !found[p]; });
+    std::vector<std::vector<std::int64_t>> members(pieces.sizes.size());
+    for (std::int64_t p = 0; p < g.size(); ++p)
+        if (const auto id = pieces.labels[p]) members[id].push_back(p);
+    std::vector<char> out(in.size(), 0);
+    for (std::size_t id = 1; id < members.size(); ++id) {
+        std::array<double, 3> own{}, round{};
+        for (const auto p : members[id])
+            for (int ch = 0; ch < 3; ++ch) own[ch] += rgb[3 * p + ch];
+        std::int64_t count = 0;
+        forRing(members[id], g, kCleanMargin, [&](std::int64_t y, std::int64_t x) {
+            const auto q = y * g.w + x;
+            if (y < 0 || x < 0 || y >= g.h || x >= g.w || !in[q] || enclosed[q]) return;
+            for (int ch = 0; ch < 3; ++ch) round[ch] += rgb[3 * q + ch];
+            ++count;
+        });
+        if (count == 0) continue;
+        double contrast = 0.0;
+        for (int ch = 0; ch < 3; ++ch)
+            contrast = std::max(contrast, std::abs(own[ch] / static_cast<double>(members[id].size()) -
+                                                   round[ch] / static_cast<double>(count)));
+        if (contrast >= kFineContrast)
+            for (const auto p : members[id]) out[p] = 1;
     }
     return out;
 }
@@ -294,6 +351,11 @@ torch::Tensor paintOverFeatures(const torch::Tensor& image, const torch::Tensor&
     const auto among = detailsAmongRegions(regions, c, large, atEdge, depth, kDeepDetailShare * subjectPixels, g);
     for (std::int64_t i = 0; i < g.size(); ++i)
         if (soft[i] || enclosed[i] || among[i]) keep[i] = 0;
+    std::vector<char> found(in.size());
+    for (std::int64_t i = 0; i < g.size(); ++i) found[i] = in[i] && !keep[i];
+    const auto fine = fineDetails(regions, large, in, c, found, limit, depth, g);
+    for (std::int64_t i = 0; i < g.size(); ++i)
+        if (fine[i]) keep[i] = 0;
     // What touches a painted feature goes with it. Scaled up to the texture, a feature's colour
     // spreads past the pixels it was found in; and on a small picture an eye near the side of the
     // head is a mosaic of one- and two-pixel regions (its white, its pupil, the pixels mixed

@@ -1,10 +1,11 @@
 #pragma once
 // The back of a character made up from its front: the front's small features (eyes, a mouth, a
 // blush, an emblem, their outlines), whatever one colour region encloses and lies round
-// whatever its size (a slime's large eyes, an emblem on a chest), and a region deep inside that
-// several alike lie round together (a visor across a two-tone helmet), painted over by the
-// colour around them, with the pixels that touch them; large colour regions, their shading and
-// the small parts at the silhouette's edge (a hand round a haft) kept.
+// whatever its size (a slime's large eyes, an emblem on a chest, even one only a shade off the
+// chest's colour), and a region deep inside that several alike lie round together (a visor
+// across a two-tone helmet), painted over by the colour around them, with the pixels that touch
+// them; large colour regions, their shading and the small parts at the silhouette's edge (a
+// hand round a haft) kept.
 //
 //   const auto back = stageload::paintOverFeatures(front, subject).flip({2});
 //   const auto back = stageload::paintOverFeatures(scaledUp, crop, cropSubject);  // found in the crop

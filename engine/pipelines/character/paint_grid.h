@@ -39,23 +39,25 @@ inline std::vector<char> toMask(const torch::Tensor& t) {
 }
 
 /// Whether two neighbouring pixels of an interleaved RGB picture (float, h×w×3, on grid `g`) are
-/// one colour: within kStep of each other, and each pair of pixels on either side of them across
-/// the pair, up to kSpanReach out, within kSpan (where the grid has them).
+/// one colour: within `step` of each other, and each pair of pixels on either side of them across
+/// the pair, up to kSpanReach out, within `span` (where the grid has them).
 struct SameColour {
     const float* rgb;
     Grid g;
+    float step = kStep;
+    float span = kSpan;
     bool close(std::int64_t p, std::int64_t q, float limit) const {
         return std::abs(rgb[3 * p] - rgb[3 * q]) < limit && std::abs(rgb[3 * p + 1] - rgb[3 * q + 1]) < limit &&
                std::abs(rgb[3 * p + 2] - rgb[3 * q + 2]) < limit;
     }
     bool operator()(std::int64_t p, std::int64_t q) const {
-        if (!close(p, q, kStep)) return false;
-        const auto step = q - p;  // ±1 along a row, ±w across rows
+        if (!close(p, q, step)) return false;
+        const auto across = q - p;  // ±1 along a row, ±w across rows
         for (std::int64_t out = 1; out <= kSpanReach; ++out) {
-            const auto a = p - out * step, b = q + out * step;
+            const auto a = p - out * across, b = q + out * across;
             if (a < 0 || b < 0 || a >= g.size() || b >= g.size()) return true;
-            if ((step == 1 || step == -1) && (a / g.w != p / g.w || b / g.w != q / g.w)) return true;
-            if (!close(a, b, kSpan)) return false;
+            if ((across == 1 || across == -1) && (a / g.w != p / g.w || b / g.w != q / g.w)) return true;
+            if (!close(a, b, span)) return false;
         }
         return true;
     }
