@@ -1102,9 +1102,10 @@ private slots:
         c.paint(c.ys >= 0, white);
         const auto chest = (c.xs >= 30) & (c.xs < 170) & (c.ys >= 40) & (c.ys < 220);
         // Brown, lighter towards the top by 0.1 over the chest's height: shading, not an edge.
-        const auto shade = 0.1f * (220 - c.ys) / 180;
+        // Row `y` (a row number or the tensor of them) is lighter by shadeAt(y).
+        const auto shadeAt = [](const auto& y) { return 0.1f * (220 - y) / 180; };
         const Colour brown{0.5f, 0.38f, 0.18f};
-        for (int ch = 0; ch < 3; ++ch) c.rgb[ch] = torch::where(chest, brown[ch] + shade, c.rgb[ch]);
+        for (int ch = 0; ch < 3; ++ch) c.rgb[ch] = torch::where(chest, brown[ch] + shadeAt(c.ys), c.rgb[ch]);
         const auto hexagon = [](double x, double y) {
             const double dx = std::abs(x - 100), dy = std::abs(y - 100);
             return dy < 17.3 && dx < 20 - dy / 1.732;
@@ -1117,7 +1118,7 @@ private slots:
         const Pixels front{c.rgb.clone()};
         const Pixels back{paintOverFeatures(c.rgb, chest.to(torch::kFloat32))};
         const auto chestAt = [&](std::int64_t y) {
-            const float s = 0.1f * static_cast<float>(220 - y) / 180;
+            const float s = shadeAt(static_cast<float>(y));
             return Colour{brown[0] + s, brown[1] + s, brown[2] + s};
         };
         for (const auto& [x, y] : {std::pair{100, 100}, {100, 86}, {85, 100}, {112, 110}})  // the emblem
